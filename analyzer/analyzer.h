@@ -1,0 +1,48 @@
+// The analyzer of the contract: UTF-8 tokenizer (runs of Unicode L*/N* code
+// points) -> Unicode simple lowercase -> stopword filter -> Snowball English.
+// The same analyzer runs on documents and on query terms.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/stopwords.h"
+
+namespace fts {
+
+class Analyzer {
+ public:
+  explicit Analyzer(Stopwords stopwords = Stopwords::defaults());
+  ~Analyzer();
+  Analyzer(Analyzer&&) noexcept;
+  Analyzer& operator=(Analyzer&&) noexcept;
+
+  // Calls emit(std::string_view term) for each analyzed term, in order.
+  // The view is valid only during the call. Not thread-safe: the Snowball
+  // stemmer and the stem memo are per instance, so use one Analyzer a thread.
+  template <class Emit>
+  void for_each_term(std::string_view text, Emit&& emit);
+
+  // Convenience: the analyzed terms of text.
+  std::vector<std::string> analyze(std::string_view text);
+
+  const Stopwords& stopwords() const { return stopwords_; }
+
+ private:
+  // Lowercased token -> stem (memoized); empty view when it is a stopword.
+  std::string_view stem(std::string_view lowered);
+  // Splits text into lowercased tokens; calls on_token for each.
+  template <class OnToken>
+  static void tokenize(std::string_view text, std::string& scratch, OnToken&& on_token);
+
+  struct Impl;
+  Stopwords stopwords_;
+  std::unique_ptr<Impl> impl_;
+  std::string scratch_;
+};
+
+}  // namespace fts
+
+#include "analyzer/analyzer_inl.h"

@@ -1,0 +1,77 @@
+// Little-endian fixed-width and LEB128 varint encoding, with bounds-checked
+// decoding: damaged data makes a reader fail, never read past its buffer.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace fts {
+
+inline void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
+inline void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+inline void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+// A cursor over bytes; every get_* returns false (and stays put) when the
+// bytes run out or a varint is malformed.
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* p, const uint8_t* end) : p_(p), end_(end) {}
+  bool get_u32(uint32_t& v) { return get_fixed(v); }
+  bool get_u64(uint64_t& v) { return get_fixed(v); }
+  bool get_varint(uint64_t& v) {
+    uint64_t r = 0;
+    const uint8_t* p = p_;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p == end_) return false;
+      uint8_t b = *p++;
+      r |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) {
+        v = r;
+        p_ = p;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool get_varint32(uint32_t& v) {
+    uint64_t w;
+    if (!get_varint(w) || w > UINT32_MAX) return false;
+    v = static_cast<uint32_t>(w);
+    return true;
+  }
+  bool get_bytes(size_t n, std::string_view& out) {
+    if (static_cast<size_t>(end_ - p_) < n) return false;
+    out = std::string_view(reinterpret_cast<const char*>(p_), n);
+    p_ += n;
+    return true;
+  }
+  bool skip(size_t n) {
+    if (static_cast<size_t>(end_ - p_) < n) return false;
+    p_ += n;
+    return true;
+  }
+  const uint8_t* pos() const { return p_; }
+  const uint8_t* end() const { return end_; }
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+ private:
+  template <class T>
+  bool get_fixed(T& v) {
+    if (static_cast<size_t>(end_ - p_) < sizeof(T)) return false;
+    std::memcpy(&v, p_, sizeof(T));
+    p_ += sizeof(T);
+    return true;
+  }
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
+
+}  // namespace fts
