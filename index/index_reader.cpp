@@ -1,0 +1,1 @@
+#include "index/index_reader.h"

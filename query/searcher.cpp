@@ -1,0 +1,1 @@
+#include "query/searcher.h"
