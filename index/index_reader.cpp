@@ -1,1 +1,56 @@
 #include "index/index_reader.h"
+
+#include "index/manifest.h"
+
+namespace fts {
+
+std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
+  Manifest m = read_manifest(dir);
+  std::vector<Segment> segments;
+  DocId base = 0;
+  for (const auto& info : m.segments) {
+    auto reader = SegmentReader::open(dir, info.name);
+    if (reader->doc_count() != info.doc_count) {
+      throw IndexError(dir + "/" + info.name + ".norms: holds " + std::to_string(reader->doc_count()) +
+                       " docs, the manifest says " + std::to_string(info.doc_count));
+    }
+    if (uint64_t(base) + info.doc_count >= kNoMoreDocs) throw IndexError(dir + ": too many documents");
+    segments.push_back(Segment{std::move(reader), base});
+    base += info.doc_count;
+  }
+  return std::make_shared<IndexReader>(dir, m.generation, std::move(segments), Stopwords(m.stopwords));
+}
+
+IndexReader::IndexReader(std::string dir, uint64_t generation, std::vector<Segment> segments, Stopwords stopwords)
+    : dir_(std::move(dir)), generation_(generation), segments_(std::move(segments)), stopwords_(std::move(stopwords)) {
+  for (const auto& s : segments_) {
+    doc_count_ += s.reader->doc_count();
+    for (int f = 0; f < 3; ++f) total_length_[f] += s.reader->total_field_length(static_cast<Field>(f));
+  }
+}
+
+uint64_t IndexReader::doc_freq(Field field, std::string_view term) const {
+  uint64_t df = 0;
+  for (const auto& s : segments_) {
+    if (auto info = s.reader->lookup(field, term)) df += info->doc_freq;
+  }
+  return df;
+}
+
+double IndexReader::average_field_length(Field field) const {
+  return doc_count_ ? double(total_length_[static_cast<int>(field)]) / doc_count_ : 0.0;
+}
+
+StoredDoc IndexReader::stored(DocId doc) const {
+  for (const auto& s : segments_) {
+    if (doc >= s.base && doc - s.base < s.reader->doc_count()) return s.reader->doc_store().get(doc - s.base);
+  }
+  throw std::out_of_range("doc id " + std::to_string(doc) + " is not in the index");
+}
+
+void IndexReader::check() const {
+  read_manifest(dir_);
+  for (const auto& s : segments_) s.reader->check();
+}
+
+}  // namespace fts

@@ -51,13 +51,14 @@ class SegmentReader {
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
 
+ struct Files;
+
  private:
-  struct Files;
   std::unique_ptr<Files> files_;  // null when built over caller-owned data
   SegmentData data_;
   uint32_t doc_count_ = 0;
   uint64_t total_length_[3] = {0, 0, 0};
-  const uint16_t* norms_ = nullptr;  // doc_count_ x {title, abstract}
+  const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
   TermDictReader dict_;
   DocStoreReader store_;
 };

@@ -1,0 +1,18 @@
+// Names of a segment's files and the layout of its small norms file.
+#pragma once
+
+#include <string>
+
+namespace fts {
+
+inline std::string segment_file(const std::string& dir, const std::string& name, const char* ext) {
+  return dir + "/" + name + "." + ext;
+}
+inline constexpr const char* kSegmentExtensions[] = {"post", "pos", "dict", "docs", "norms"};
+
+// Norms payload: u32 doc count, u64 total length of kAny, kTitle and
+// kAbstract, then per doc u16 title length and u16 abstract length
+// (saturated at 65535).
+inline constexpr size_t kNormsHeaderBytes = 4 + 3 * 8;
+
+}  // namespace fts
