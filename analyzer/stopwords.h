@@ -3,7 +3,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 namespace fts {
@@ -20,6 +19,7 @@ class Stopwords {
   // "default", "none" or a path, as the tools' --stopwords takes it.
   static Stopwords from_option(const std::string& spec);
 
+  // Words are lowercased as the analyzer lowercases; empty ones are dropped.
   explicit Stopwords(std::vector<std::string> words);
   bool contains(std::string_view lowered_token) const;
   // Sorted, unique: stored in the index so queries analyze as documents did.
@@ -27,8 +27,10 @@ class Stopwords {
   bool operator==(const Stopwords& o) const { return words_ == o.words_; }
 
  private:
+  // The only representation: contains() binary-searches it. The analyzer
+  // asks only on a stem-memo miss, so a hash set would buy nothing, and a
+  // single owning vector keeps copies and moves trivially correct.
   std::vector<std::string> words_;
-  std::unordered_set<std::string_view> set_;
 };
 
 }  // namespace fts
