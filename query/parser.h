@@ -30,8 +30,20 @@ class QuerySyntaxError : public std::runtime_error {
   size_t position_;
 };
 
+// The deepest analyzed tree parse_query returns (a term is depth 1, NOT(term)
+// depth 2, ...). Parsing itself is iterative and takes any nesting, but the
+// tree's consumers (destructor, to_string, clone, planner, cursors) recurse,
+// so a deeper tree is refused with QuerySyntaxError("query nested too
+// deeply") at the '(' or NOT/- that crossed the limit. Nesting that analysis
+// collapses is free: 10,000 parentheses around one word are a term.
+inline constexpr size_t kMaxQueryDepth = 5000;
+
 // Parses and analyzes text. Returns nullptr when the query analyzes to
-// nothing (it matches no document). Throws QuerySyntaxError.
+// nothing (it matches no document). Throws QuerySyntaxError; its position
+// is the byte offset of the token at fault: the opening quote of a bad
+// phrase, the dangling operator, the field prefix without a term, the '('
+// of an empty group or of a group never closed, the stray ')'; 0 for an
+// empty query.
 std::unique_ptr<QueryNode> parse_query(std::string_view text, Analyzer& analyzer);
 
 }  // namespace fts

@@ -3,12 +3,17 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "index/document.h"
 
 namespace fts {
 
+// Destruction, to_string and clone recurse over children: trees from
+// parse_query are at most kMaxQueryDepth (query/parser.h) deep, which keeps
+// that recursion well inside any thread's stack. Hand-built trees should
+// stay within the same bound.
 struct QueryNode {
   enum class Kind { kTerm, kPhrase, kAnd, kOr, kNot };
   Kind kind = Kind::kTerm;
@@ -21,5 +26,10 @@ struct QueryNode {
   std::string to_string() const;
   std::unique_ptr<QueryNode> clone() const;
 };
+
+// to_string of a whole query, where nullptr (a query that analyzed to
+// nothing) prints as kMatchesNothingText.
+inline constexpr std::string_view kMatchesNothingText = "<nothing>";
+std::string query_to_string(const QueryNode* root);
 
 }  // namespace fts
