@@ -1,1 +1,189 @@
-int main() { return 0; }
+// fts-bench: runs a query file against an index and prints the JSON lines of
+// ../shared/peers/README.md (one per query, then a summary), so
+// ../shared/peers/compare.py puts fts beside Lucene, Xapian and SQLite FTS5.
+//   fts-bench --index DIR --queries FILE [--mode count|top10] [--reps R] [--warmup W] [--warmup-s S]
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/core.h>
+
+#include "common/cli.h"
+#include "engine/fts.h"
+
+namespace po = boost::program_options;
+using namespace fts;
+
+namespace {
+
+constexpr const char* kTool = "fts-bench";
+
+struct BenchQuery {
+  std::string text;
+  std::optional<Query> query;  // empty when rejected
+  std::string error;
+  std::vector<double> latencies_us;
+  uint64_t hits = 0;
+  std::vector<DocId> ids;  // count: all matches; top10: the best ten
+};
+
+std::vector<std::string> read_queries(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open query file");
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {  // split on \n only
+    size_t b = line.find_first_not_of(" \t\r\f\v");
+    if (b == std::string::npos) continue;
+    size_t e = line.find_last_not_of(" \t\r\f\v");
+    out.push_back(line.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+// Runs one query once; fills hits and ids.
+void execute(const Index& index, BenchQuery& q, bool top10) {
+  if (top10) {
+    SearchOptions options;
+    options.limit = 10;
+    options.stored_fields = false;
+    Results r = index.search(*q.query, options);
+    q.hits = r.total_hits;
+    q.ids.clear();
+    for (const Hit& h : r.hits) q.ids.push_back(h.doc);
+  } else {
+    q.ids = index.matching_docs(*q.query);
+    q.hits = q.ids.size();
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double nearest_rank(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  size_t rank = static_cast<size_t>(std::ceil(p / 100 * sorted.size()));
+  return sorted[std::max<size_t>(rank, 1) - 1];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description named("options");
+  named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
+      "queries", po::value<std::string>(), "query file, one query per line")(
+      "mode", po::value<std::string>()->default_value("count"), "count or top10")(
+      "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
+      "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
+      "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes");
+  std::string dir, file, mode;
+  int reps = 10, warmup = 1;
+  double warmup_s = 2;
+  try {
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, named), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << "usage: fts-bench --index DIR --queries FILE [options]\n" << named;
+      return cli::kOk;
+    }
+    if (!vm.count("index") || !vm.count("queries")) throw po::error("--index and --queries are required");
+    dir = vm["index"].as<std::string>();
+    file = vm["queries"].as<std::string>();
+    mode = vm["mode"].as<std::string>();
+    reps = vm["reps"].as<int>();
+    warmup = vm["warmup"].as<int>();
+    warmup_s = vm["warmup-s"].as<double>();
+    if (mode != "count" && mode != "top10") throw po::error("--mode takes count or top10");
+    if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
+  } catch (const po::error& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+
+  try {
+    bool top10 = mode == "top10";
+    Index index = Index::open(dir);
+    std::vector<BenchQuery> queries;
+    for (auto& text : read_queries(file)) {
+      BenchQuery q;
+      q.text = std::move(text);
+      try {
+        q.query = index.parse(q.text);  // parsing and analysis are not timed
+      } catch (const QuerySyntaxError& e) {
+        q.error = e.what();
+      }
+      queries.push_back(std::move(q));
+    }
+    int passes = 0;
+    double start = cli::now_seconds();
+    while (passes < warmup || cli::now_seconds() - start < warmup_s) {
+      for (auto& q : queries) {
+        if (q.query && q.query->root()) execute(index, q, top10);
+      }
+      ++passes;
+      if (queries.empty()) break;
+    }
+    std::vector<double> medians;
+    size_t errors = 0;
+    for (auto& q : queries) {
+      std::string out = "{\"engine\":\"fts\",\"mode\":";
+      cli::append_json_string(out, mode);
+      out += ",\"query\":";
+      cli::append_json_string(out, q.text);
+      if (!q.query) {
+        ++errors;
+        out += top10 ? ",\"hits\":null,\"top\":null" : ",\"hits\":null,\"docs_sha1\":null";
+        out += ",\"latency_us\":null,\"error\":";
+        cli::append_json_string(out, q.error);
+        out += "}\n";
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        continue;
+      }
+      double latency = 0;
+      q.hits = 0;
+      q.ids.clear();
+      if (q.query->root()) {
+        for (int r = 0; r < reps; ++r) {
+          double t0 = cli::now_seconds();
+          execute(index, q, top10);
+          q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
+        }
+        latency = median(q.latencies_us);
+      }
+      medians.push_back(latency);
+      out += fmt::format(",\"hits\":{}", q.hits);
+      if (top10) {
+        out += ",\"top\":[";
+        for (size_t i = 0; i < q.ids.size(); ++i) out += fmt::format("{}{}", i ? "," : "", q.ids[i]);
+        out += "]";
+      } else {
+        out += ",\"docs_sha1\":\"" + cli::docs_sha1(q.ids) + "\"";
+      }
+      out += fmt::format(",\"latency_us\":{:.3f},\"error\":null}}\n", latency);
+      std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+    std::vector<double> sorted = medians;
+    std::sort(sorted.begin(), sorted.end());
+    double total = 0;
+    for (double m : medians) total += m;
+    fmt::print(
+        "{{\"engine\":\"fts\",\"mode\":\"{}\",\"queries\":{},\"errors\":{},\"reps\":{},\"warmup_passes\":{},"
+        "\"total_latency_us\":{:.3f},\"p50_us\":{:.3f},\"p95_us\":{:.3f}}}\n",
+        mode, queries.size(), errors, reps, passes, total, nearest_rank(sorted, 50), nearest_rank(sorted, 95));
+    return cli::kOk;
+  } catch (const std::bad_alloc&) {
+    cli::print_error(kTool, "out of memory");
+  } catch (const std::exception& e) {
+    cli::print_error(kTool, e.what());
+  }
+  return cli::kRuntimeError;
+}

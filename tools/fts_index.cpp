@@ -1,1 +1,245 @@
-int main() { return 0; }
+// fts-index: build, inspect, verify an index; print analyzed tokens.
+//   fts-index build --index DIR [--ram-mb N] [--no-merge] [--stopwords FILE|none] [--strict] DUMP...
+//   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/core.h>
+
+#include "analyzer/analyzer.h"
+#include "common/cli.h"
+#include "engine/fts.h"
+#include "index/manifest.h"
+#include "index/segment_files.h"
+
+namespace po = boost::program_options;
+using namespace fts;
+
+namespace {
+
+constexpr const char* kTool = "fts-index";
+
+const char* kUsage =
+    "usage: fts-index build --index DIR [options] DUMP...   (DUMP: .xml, .xml.gz or - for stdin)\n"
+    "       fts-index info DIR\n"
+    "       fts-index check DIR\n"
+    "       fts-index analyze [--stopwords FILE|none] [TEXT]   (no TEXT: each stdin line)\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& named,
+                        const po::positional_options_description& positional) {
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
+// Progress on a terminal: docs/s, MB/s and an ETA from the input size.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled), start_(cli::now_seconds()) {}
+  void update(uint64_t docs, uint64_t read, uint64_t total, bool force = false) {
+    if (!enabled_) return;
+    double now = cli::now_seconds();
+    if (!force && now - last_ < 0.5) return;
+    last_ = now;
+    double secs = std::max(now - start_, 1e-9);
+    std::string eta;
+    if (total > 0 && read > 0 && read <= total) eta = fmt::format(", ETA {:.0f} s", secs * (double(total) / read - 1));
+    fmt::print(stderr, "\r{} docs, {:.0f} docs/s, {:.1f} MB/s{}   ", docs, docs / secs, read / secs / 1e6, eta);
+  }
+  void done() {
+    if (enabled_) fmt::print(stderr, "\n");
+  }
+
+ private:
+  bool enabled_;
+  double start_, last_ = 0;
+};
+
+int build(const std::vector<std::string>& args) {
+  po::options_description named("build options");
+  named.add_options()("index", po::value<std::string>()->required(), "index directory")(
+      "ram-mb", po::value<size_t>()->default_value(512), "memory budget of the inverter (MB)")(
+      "no-merge", "keep the flushed segments instead of merging them")(
+      "stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
+      "strict", "a malformed <doc> is an error instead of a skipped doc")(
+      "threads", po::value<unsigned>()->default_value(2), "1: analyze and invert on one thread")(
+      "dumps", po::value<std::vector<std::string>>()->required(), "dump files");
+  po::positional_options_description positional;
+  positional.add("dumps", -1);
+  auto vm = parse(args, named, positional);
+
+  IndexWriterOptions options;
+  options.ram_mb = vm["ram-mb"].as<size_t>();
+  options.merge = !vm.count("no-merge");
+  options.threads = vm["threads"].as<unsigned>();
+  try {
+    options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
+  } catch (const std::exception& e) {
+    throw UsageError(e.what());
+  }
+  if (options.ram_mb == 0) throw UsageError("--ram-mb must be positive");
+
+  double start = cli::now_seconds();
+  IndexWriter writer(vm["index"].as<std::string>(), options);
+  DumpReader::Options reader_options;
+  reader_options.strict = vm.count("strict") > 0;
+  bool tty = cli::stderr_is_terminal();
+  reader_options.warn = [&](const std::string& w) { fmt::print(stderr, "{}{}: warning: {}\n", tty ? "\n" : "", kTool, w); };
+  Progress progress(tty);
+  uint64_t skipped = 0;
+  for (const auto& path : vm["dumps"].as<std::vector<std::string>>()) {
+    DumpReader reader(path, reader_options);
+    Document doc;
+    while (reader.next(doc)) {
+      writer.add(std::move(doc));
+      if ((writer.docs_added() & 1023) == 0) {
+        progress.update(writer.docs_added(), reader.input_bytes_read(), reader.input_size());
+      }
+    }
+    skipped += reader.docs_skipped();
+    progress.update(writer.docs_added(), reader.input_bytes_read(), reader.input_size(), true);
+  }
+  progress.done();
+  BuildStats stats = writer.commit();
+  fmt::print(stderr, "{}: {} docs, {} skipped, {} terms, {} segment(s), {} bytes, {:.2f} s, peak memory {:.0f} MB\n",
+             kTool, stats.docs, skipped, stats.terms, stats.segments, stats.index_bytes, cli::now_seconds() - start,
+             cli::peak_rss_mb());
+  return cli::kOk;
+}
+
+int info(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError("info takes one index directory");
+  const std::string& dir = args[0];
+  auto reader = IndexReader::open(dir);
+  uint64_t terms = 0, postings = 0, keys = 0;
+  std::map<std::string, uint64_t> bytes;
+  const std::string any_prefix(1, static_cast<char>(Field::kAny));
+  for (const auto& seg : reader->segments()) {
+    keys += seg.reader->terms().size();
+    seg.reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo& info) {
+      ++terms;
+      postings += info.doc_freq;
+    });
+    for (const char* ext : kSegmentExtensions) {
+      bytes[ext] += std::filesystem::file_size(segment_file(dir, seg.reader->name().substr(dir.size() + 1), ext));
+    }
+  }
+  fmt::print("index:            {}\n", dir);
+  fmt::print("docs:             {}\n", reader->doc_count());
+  fmt::print("segments:         {}\n", reader->segments().size());
+  fmt::print("terms:            {}{}\n", terms, reader->segments().size() > 1 ? " (summed over segments)" : "");
+  fmt::print("dictionary keys:  {} (term x field)\n", keys);
+  fmt::print("postings:         {} (doc, term) pairs\n", postings);
+  fmt::print("avg title length: {:.2f} terms\n", reader->average_field_length(Field::kTitle));
+  fmt::print("avg abstract len: {:.2f} terms\n", reader->average_field_length(Field::kAbstract));
+  std::string words;
+  for (const auto& w : reader->stopwords().words()) words += (words.empty() ? "" : " ") + w;
+  fmt::print("stopwords:        {}\n", words.empty() ? "(none)" : words);
+  const std::pair<const char*, const char*> kinds[] = {{"post", "postings + skip data"},
+                                                       {"pos", "positions"},
+                                                       {"dict", "term dictionary"},
+                                                       {"docs", "doc store"},
+                                                       {"norms", "field lengths"}};
+  uint64_t total = 0;
+  for (const auto& [ext, what] : kinds) {
+    fmt::print("bytes {:<6}      {:>12}  {}\n", ext, bytes[ext], what);
+    total += bytes[ext];
+  }
+  fmt::print("bytes index       {:>12}  postings + positions + dictionary (doc store apart)\n",
+             bytes["post"] + bytes["pos"] + bytes["dict"]);
+  fmt::print("bytes total       {:>12}\n", total);
+  return cli::kOk;
+}
+
+int check(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw UsageError("check takes one index directory");
+  auto reader = IndexReader::open(args[0]);
+  reader->check();
+  fmt::print("{}: ok, {} docs in {} segment(s), every checksum and invariant verified\n", args[0],
+             reader->doc_count(), reader->segments().size());
+  return cli::kOk;
+}
+
+int analyze(const std::vector<std::string>& args) {
+  po::options_description named("analyze options");
+  named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
+      "text", po::value<std::vector<std::string>>(), "text");
+  po::positional_options_description positional;
+  positional.add("text", -1);
+  auto vm = parse(args, named, positional);
+  Stopwords stopwords;
+  try {
+    stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
+  } catch (const std::exception& e) {
+    throw UsageError(e.what());
+  }
+  Analyzer analyzer(stopwords);
+  std::string out;
+  auto print_line = [&](std::string_view text) {
+    out.clear();
+    analyzer.for_each_term(text, [&](std::string_view t) {
+      if (!out.empty()) out.push_back(' ');
+      out.append(t);
+    });
+    out.push_back('\n');
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  };
+  if (vm.count("text")) {
+    std::string text;
+    for (const auto& t : vm["text"].as<std::vector<std::string>>()) text += (text.empty() ? "" : " ") + t;
+    print_line(text);
+  } else {
+    std::string line;
+    while (std::getline(std::cin, line)) print_line(line);
+  }
+  return cli::kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGXFSZ, SIG_IGN);  // a file-size limit becomes an error, not a kill
+  std::ios::sync_with_stdio(false);
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return cli::kUsageError;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "build") return build(args);
+    if (command == "info") return info(args);
+    if (command == "check") return check(args);
+    if (command == "analyze") return analyze(args);
+    if (command == "--help" || command == "-h") {
+      std::fputs(kUsage, stdout);
+      return cli::kOk;
+    }
+    cli::print_error(kTool, "unknown command '" + command + "'");
+    std::fputs(kUsage, stderr);
+    return cli::kUsageError;
+  } catch (const UsageError& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  } catch (const std::bad_alloc&) {
+    cli::print_error(kTool, "out of memory");
+    return cli::kRuntimeError;
+  } catch (const std::exception& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kRuntimeError;
+  }
+}

@@ -1,1 +1,173 @@
-int main() { return 0; }
+// fts-search: answer queries over an index.
+//   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--count] [--json] [--explain] [--stats] [QUERY]
+// Without QUERY it answers one query per stdin line with the index kept open.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/core.h>
+
+#include "common/cli.h"
+#include "engine/fts.h"
+
+namespace po = boost::program_options;
+using namespace fts;
+
+namespace {
+
+constexpr const char* kTool = "fts-search";
+
+struct Settings {
+  SearchOptions search;
+  bool count = false, json = false, explain = false, stats = false, color = false;
+};
+
+std::string marked(const Hit& hit, bool color) {
+  if (!color) return hit.snippet;
+  std::string out;
+  size_t at = 0;
+  for (const Highlight& h : hit.highlights) {
+    out += hit.snippet.substr(at, h.begin - at);
+    out += "\x1b[1;31m" + hit.snippet.substr(h.begin, h.end - h.begin) + "\x1b[0m";
+    at = h.end;
+  }
+  return out + hit.snippet.substr(at);
+}
+
+void print_json(const std::string& query, const Results& r, double ms, const Settings& s, const Index& index) {
+  std::string out = "{\"query\":";
+  cli::append_json_string(out, query);
+  out += fmt::format(",\"total_hits\":{},\"elapsed_ms\":{:.3f}", r.total_hits, ms);
+  if (!s.count) {
+    out += ",\"hits\":[";
+    for (size_t i = 0; i < r.hits.size(); ++i) {
+      const Hit& h = r.hits[i];
+      out += fmt::format("{}{{\"rank\":{},\"doc\":{},\"score\":{:.4f},\"title\":", i ? "," : "",
+                         s.search.offset + i + 1, h.doc, h.score);
+      cli::append_json_string(out, h.title);
+      out += ",\"url\":";
+      cli::append_json_string(out, h.url);
+      out += ",\"snippet\":";
+      cli::append_json_string(out, h.snippet);
+      out += "}";
+    }
+    out += "]";
+  }
+  if (s.stats) {
+    CacheStats c = index.cache_stats();
+    out += fmt::format(",\"cache\":{{\"hits\":{},\"misses\":{},\"entries\":{},\"bytes\":{},\"capacity_bytes\":{}}}",
+                       c.hits, c.misses, c.entries, c.bytes, c.capacity_bytes);
+  }
+  out += "}\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+void print_text(const Results& r, double ms, const Settings& s, const Index& index) {
+  if (s.count) {
+    fmt::print("{}\n", r.total_hits);
+  } else {
+    fmt::print("{} hit{} ({:.3f} ms)\n", r.total_hits, r.total_hits == 1 ? "" : "s", ms);
+    for (size_t i = 0; i < r.hits.size(); ++i) {
+      const Hit& h = r.hits[i];
+      fmt::print("{:>3}. {:.3f}  {}\n     {}\n", s.search.offset + i + 1, h.score, h.title, h.url);
+      if (!h.snippet.empty()) fmt::print("     {}\n", marked(h, s.color));
+    }
+  }
+  if (s.stats) {
+    CacheStats c = index.cache_stats();
+    fmt::print("cache: {} hits, {} misses, {} entries, {} of {} bytes\n", c.hits, c.misses, c.entries, c.bytes,
+               c.capacity_bytes);
+  }
+}
+
+// Answers one query; returns its exit code.
+int answer(const Index& index, const std::string& query, const Settings& s) {
+  try {
+    double start = cli::now_seconds();
+    Query q = index.parse(query);
+    Results r;
+    if (s.count) {
+      r.total_hits = index.count(q);
+    } else {
+      r = index.search(q, s.search);
+    }
+    double ms = (cli::now_seconds() - start) * 1e3;
+    if (s.explain) fmt::print("{}", index.explain(query));
+    if (s.json) {
+      print_json(query, r, ms, s, index);
+    } else {
+      print_text(r, ms, s, index);
+    }
+    std::fflush(stdout);
+    return cli::kOk;
+  } catch (const QuerySyntaxError& e) {
+    cli::print_error(kTool, fmt::format("syntax error at position {}: {}", e.position(), e.what()));
+    fmt::print(stderr, "  {}\n  {}^\n", query, std::string(std::min(e.position(), query.size()), ' '));
+    return cli::kUsageError;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description named("options");
+  named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
+      "limit", po::value<size_t>()->default_value(10), "hits to print")(
+      "offset", po::value<size_t>()->default_value(0), "hits to skip")(
+      "sort", po::value<std::string>()->default_value("score"), "score or doc")(
+      "count", "print only the number of hits")("json", "one JSON document per query")(
+      "explain", "print the query plan")("stats", "print filter-cache statistics")(
+      "query", po::value<std::vector<std::string>>(), "query (words are joined with spaces)");
+  po::positional_options_description positional;
+  positional.add("query", -1);
+  Settings s;
+  std::string dir, query;
+  bool from_stdin = true;
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(named).positional(positional).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << "usage: fts-search --index DIR [options] [QUERY]\n" << named;
+      return cli::kOk;
+    }
+    if (!vm.count("index")) throw po::error("--index DIR is required");
+    dir = vm["index"].as<std::string>();
+    s.search.limit = vm["limit"].as<size_t>();
+    s.search.offset = vm["offset"].as<size_t>();
+    std::string sort = vm["sort"].as<std::string>();
+    if (sort != "score" && sort != "doc") throw po::error("--sort takes score or doc");
+    s.search.sort = sort == "doc" ? SearchOptions::Sort::kDocId : SearchOptions::Sort::kScore;
+    s.count = vm.count("count");
+    s.json = vm.count("json");
+    s.explain = vm.count("explain");
+    s.stats = vm.count("stats");
+    s.color = cli::stdout_is_terminal() && !s.json;
+    if (vm.count("query")) {
+      from_stdin = false;
+      for (const auto& w : vm["query"].as<std::vector<std::string>>()) query += (query.empty() ? "" : " ") + w;
+    }
+  } catch (const po::error& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+
+  try {
+    Index index = Index::open(dir);
+    if (!from_stdin) return answer(index, query, s);
+    int status = cli::kOk;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.find_first_not_of(" \t\r\n\f\v") == std::string::npos) continue;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (answer(index, line, s) != cli::kOk) status = cli::kUsageError;
+    }
+    return status;
+  } catch (const std::bad_alloc&) {
+    cli::print_error(kTool, "out of memory");
+  } catch (const std::exception& e) {
+    cli::print_error(kTool, e.what());
+  }
+  return cli::kRuntimeError;
+}

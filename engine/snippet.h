@@ -1,0 +1,18 @@
+// Snippets: a window of the abstract around the first matched term, with the
+// words that analyze to a query term marked.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/analyzer.h"
+#include "query/query_node.h"
+
+namespace fts {
+
+struct Highlight;
+
+void make_snippet(const std::string& abstract, const QueryNode* query, Analyzer& analyzer, size_t max_bytes,
+                  std::string& snippet, std::vector<Highlight>& highlights);
+
+}  // namespace fts
