@@ -26,6 +26,9 @@ class DumpReader {
     bool strict = false;  // a malformed <doc> is fatal instead of skipped
     // Called with a one-line warning for each skipped <doc>.
     std::function<void(const std::string&)> warn;
+    // A <doc> larger than this is skipped as malformed (fatal under strict)
+    // instead of being buffered whole: memory stays bounded on any input.
+    uint64_t max_doc_bytes = uint64_t{256} << 20;
   };
 
   // path "-" reads stdin. gzip is detected from the content, not the name.
