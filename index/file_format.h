@@ -14,6 +14,12 @@ namespace fts {
 
 inline constexpr uint32_t kFormatVersion = 1;
 
+// On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero
+// (16 bytes, so payloads start 16-byte aligned in the mapping); footer =
+// u64 payload length, u32 CRC-32C of header + payload, end magic "\0STF".
+inline constexpr size_t kFileHeaderSize = 16;
+inline constexpr size_t kFileFooterSize = 16;
+
 // A damaged, missing or unreadable index file: "FILE: offset N: what".
 class IndexError : public std::runtime_error {
  public:
@@ -65,11 +71,14 @@ class FileWriter : public Sink {
 
  private:
   void flush_buffer();
+  void write_fully(const void* data, size_t size);  // retries EINTR and short writes
+  [[noreturn]] void fail(const char* what, int err);
   std::string path_, tmp_path_;
   int fd_ = -1;
   uint64_t payload_size_ = 0;
   uint32_t crc_ = 0;
   std::string buffer_;
+  bool finished_ = false;  // renamed into place: nothing left to clean up
 };
 
 // A read-only memory map of one index file whose header and footer were
@@ -93,11 +102,23 @@ class MappedFile {
   const uint8_t* base_ = nullptr;
   uint64_t size_ = 0;
   std::span<const uint8_t> payload_;
+  uint32_t stored_crc_ = 0;
+
+  void validate(FileKind kind);
+  void unmap() noexcept;
 };
 
+// CRC-32C (Castagnoli), chainable: crc32c(crc32c(0, a), b) == crc32c(0, ab).
+// Uses SSE4.2 when the CPU has it, a table otherwise.
 uint32_t crc32c(uint32_t crc, const void* data, size_t size);
+namespace detail {
+uint32_t crc32c_portable(uint32_t crc, const void* data, size_t size);
+bool crc32c_hardware_available();
+uint32_t crc32c_hardware(uint32_t crc, const void* data, size_t size);  // only when available
+}  // namespace detail
 
-// Throws IndexError("path: offset N: what").
+// Throws IndexError("path: offset N: what"). Readers of a payload report
+// offsets relative to the payload start.
 [[noreturn]] void throw_corrupt(const std::string& path, uint64_t offset, const std::string& what);
 
 }  // namespace fts
