@@ -131,7 +131,10 @@ struct IndexWriter::Impl {
       ad.abstract = std::move(b.docs[d].abstract);
       if (!segment) segment = std::make_unique<SegmentWriter>(dir, segment_name());
       segment->add(ad);
-      if (segment->memory_bytes() >= budget_bytes()) flush();
+      if (segment->memory_bytes() >= budget_bytes() ||
+          (options.max_segment_docs && segment->doc_count() >= options.max_segment_docs)) {
+        flush();
+      }
     }
   }
 

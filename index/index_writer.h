@@ -18,6 +18,9 @@ struct IndexWriterOptions {
   bool merge = true;    // merge all segments into one at commit
   Stopwords stopwords = Stopwords::defaults();
   unsigned threads = 2;  // analysis runs beside inversion when > 1
+  // Also flush a segment after this many docs (0: only the RAM budget);
+  // tests use it to get many segments from a small corpus.
+  uint32_t max_segment_docs = 0;
 };
 
 struct BuildStats {
