@@ -1,0 +1,381 @@
+#include "index/postings.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fts {
+namespace {
+
+struct Postings {
+  std::vector<DocId> docs;
+  std::vector<uint32_t> freqs;
+  std::vector<uint32_t> positions;  // freqs[i] per doc, in turn
+  std::vector<size_t> pos_start;    // index into positions of doc i
+};
+
+uint32_t random_freq(std::mt19937& rng, bool all_one) {
+  if (all_one) return 1;
+  switch (rng() % 10) {
+    case 0: return 1 + rng() % 1000;  // large
+    case 1: case 2: case 3: return 2 + rng() % 5;
+    default: return 1;
+  }
+}
+
+// n docs with gaps up to max_gap (1 = consecutive) starting at first.
+Postings make_postings(std::mt19937& rng, size_t n, uint32_t max_gap, bool all_one, DocId first = 0) {
+  Postings p;
+  uint64_t doc = first;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) doc += 1 + rng() % max_gap;
+    p.docs.push_back(static_cast<DocId>(doc));
+    const uint32_t f = random_freq(rng, all_one);
+    p.freqs.push_back(f);
+    p.pos_start.push_back(p.positions.size());
+    uint32_t pos = rng() % 50;
+    for (uint32_t j = 0; j < f; ++j) {
+      p.positions.push_back(pos);
+      pos += (rng() % 4 == 0) ? 1 + rng() % 100000 : 1 + rng() % 3;
+    }
+  }
+  EXPECT_LT(doc, kNoMoreDocs);
+  return p;
+}
+
+std::vector<uint32_t> positions_of(const Postings& p, size_t i) {
+  return {p.positions.begin() + p.pos_start[i], p.positions.begin() + p.pos_start[i] + p.freqs[i]};
+}
+
+// A segment holding a few terms, so offsets are not all zero.
+struct Segment {
+  VectorSink post, pos;
+  std::vector<TermInfo> infos;
+  std::span<const uint8_t> post_bytes() const {
+    return {reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size()};
+  }
+  std::span<const uint8_t> pos_bytes() const {
+    return {reinterpret_cast<const uint8_t*>(pos.bytes.data()), pos.bytes.size()};
+  }
+};
+
+TermInfo write(Segment& seg, const Postings& p, bool with_positions = true) {
+  PostingsWriter w(seg.post, with_positions ? &seg.pos : nullptr);
+  TermInfo info = w.write(p.docs, p.freqs, p.positions);
+  seg.infos.push_back(info);
+  return info;
+}
+
+// Walks the whole list with next(), checking docs, freqs and positions.
+void expect_round_trip(const Postings& p, bool with_positions, std::mt19937& rng) {
+  Segment seg;
+  Postings filler = make_postings(rng, 3, 10, false);
+  write(seg, filler, with_positions);
+  const TermInfo info = write(seg, p, with_positions);
+  write(seg, filler, with_positions);
+  ASSERT_EQ(info.doc_freq, p.docs.size());
+  uint64_t total = 0;
+  for (uint32_t f : p.freqs) total += f;
+  ASSERT_EQ(info.total_freq, total);
+
+  PostingsCursor c(seg.post_bytes(), with_positions ? seg.pos_bytes() : std::span<const uint8_t>(), info, "test");
+  EXPECT_EQ(c.cost(), p.docs.size());
+  std::vector<uint32_t> got;
+  for (size_t i = 0; i < p.docs.size(); ++i) {
+    ASSERT_EQ(c.next(), p.docs[i]) << "i=" << i << " n=" << p.docs.size();
+    ASSERT_EQ(c.doc(), p.docs[i]);
+    // Freqs are read for about half the docs, so lazily decoded blocks that
+    // were never asked for are exercised too.
+    if (rng() % 2 == 0 || i % kBlockSize == kBlockSize - 1) {
+      ASSERT_EQ(c.freq(), p.freqs[i]) << "i=" << i;
+      ASSERT_LE(c.freq(), c.block_max_freq());
+    }
+    ASSERT_GE(c.block_last_doc(), c.doc());
+    if (with_positions && rng() % 3 == 0) {
+      c.positions(got);
+      ASSERT_EQ(got, positions_of(p, i)) << "i=" << i;
+    }
+  }
+  EXPECT_EQ(c.next(), kNoMoreDocs);
+  EXPECT_EQ(c.doc(), kNoMoreDocs);
+  EXPECT_EQ(c.next(), kNoMoreDocs);
+  EXPECT_EQ(c.advance(5), kNoMoreDocs);
+}
+
+TEST(Postings, RoundTripSizes) {
+  std::mt19937 rng(1);
+  for (size_t n : {1, 2, 127, 128, 129, 255, 256, 257, 10000, 100000}) {
+    for (uint32_t gap : {1u, 3u, 1000u}) {
+      for (bool all_one : {false, true}) {
+        SCOPED_TRACE("n=" + std::to_string(n) + " gap=" + std::to_string(gap) + " all_one=" + std::to_string(all_one));
+        Postings p = make_postings(rng, n, gap, all_one, rng() % 100);
+        expect_round_trip(p, true, rng);
+        expect_round_trip(p, false, rng);
+      }
+    }
+  }
+}
+
+TEST(Postings, SingletonIsTiny) {
+  VectorSink post, pos;
+  PostingsWriter w(post, &pos);
+  std::vector<DocId> docs = {1000};
+  std::vector<uint32_t> freqs = {3};
+  std::vector<uint32_t> positions = {1, 5, 9};
+  TermInfo info = w.write(docs, freqs, positions);
+  EXPECT_EQ(post.bytes.size(), 2u);  // the doc id as a varint, nothing else
+  EXPECT_EQ(pos.bytes.size(), 3u);
+  PostingsCursor c({reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size()},
+                   {reinterpret_cast<const uint8_t*>(pos.bytes.data()), pos.bytes.size()}, info, "t");
+  EXPECT_EQ(c.advance(999), 1000u);
+  EXPECT_EQ(c.freq(), 3u);
+  EXPECT_EQ(c.block_max_freq(), 3u);
+  std::vector<uint32_t> got;
+  c.positions(got);
+  EXPECT_EQ(got, positions);
+  EXPECT_EQ(c.next(), kNoMoreDocs);
+}
+
+TEST(Postings, DenseListIsCompact) {
+  // 1000 consecutive docs with freq 1: blocks of width 0, a few bytes each.
+  std::vector<DocId> docs(1000);
+  for (DocId i = 0; i < 1000; ++i) docs[i] = i;
+  std::vector<uint32_t> freqs(1000, 1);
+  VectorSink post;
+  PostingsWriter w(post, nullptr);
+  w.write(docs, freqs, {});
+  EXPECT_LT(post.bytes.size(), 150u);
+}
+
+// Checks the cursor against a reference at every step of a random mix of
+// next() and advance() calls.
+void expect_advance_matches(const Postings& p, std::mt19937& rng, bool with_positions) {
+  Segment seg;
+  const TermInfo info = write(seg, p, with_positions);
+  PostingsCursor c(seg.post_bytes(), with_positions ? seg.pos_bytes() : std::span<const uint8_t>(), info, "test");
+  const DocId last = p.docs.back();
+  size_t i = 0;  // reference index of the current doc
+  bool started = false;
+  std::vector<uint32_t> got;
+  for (int step = 0; step < 20000; ++step) {
+    DocId got_doc;
+    if (started && rng() % 4 == 0) {
+      got_doc = c.next();
+      ++i;
+    } else {
+      const DocId cur = started ? p.docs[i] : 0;
+      uint64_t target;
+      switch (rng() % 6) {
+        case 0: target = uint64_t(cur) + 1; break;                        // next doc id
+        case 1: target = uint64_t(cur) + 1 + rng() % 64; break;           // likely same block
+        case 2: target = uint64_t(cur) + 1 + rng() % (64 * 1024); break;  // across blocks
+        case 3: {                                                         // exactly a block border
+          size_t border = (i / kBlockSize + 1 + rng() % 3) * kBlockSize;
+          target = border < p.docs.size() ? p.docs[border] - (rng() % 2) : uint64_t(last) + 1;
+          break;
+        }
+        case 4: target = uint64_t(cur) + 1 + rng() % (uint64_t(last) + 2); break;  // anywhere, maybe past the end
+        default: target = uint64_t(last) + 1 + rng() % 10; break;                  // past the end
+      }
+      if (target >= kNoMoreDocs) target = kNoMoreDocs - 1;
+      if (started && target <= cur) target = uint64_t(cur) + 1;
+      got_doc = c.advance(static_cast<DocId>(target));
+      i = std::lower_bound(p.docs.begin() + (started ? i : 0), p.docs.end(), static_cast<DocId>(target)) - p.docs.begin();
+    }
+    started = true;
+    if (i >= p.docs.size()) {
+      ASSERT_EQ(got_doc, kNoMoreDocs) << "step " << step;
+      return;
+    }
+    ASSERT_EQ(got_doc, p.docs[i]) << "step " << step;
+    if (rng() % 2) {
+      ASSERT_EQ(c.freq(), p.freqs[i]);
+    }
+    if (with_positions && rng() % 4 == 0) {
+      c.positions(got);
+      ASSERT_EQ(got, positions_of(p, i));
+      if (rng() % 4 == 0) {  // asking twice gives the same answer
+        c.positions(got);
+        ASSERT_EQ(got, positions_of(p, i));
+      }
+    }
+    // Block-max data: the exact max freq of the current block of 128.
+    const size_t b0 = i / kBlockSize * kBlockSize, b1 = std::min(p.docs.size(), b0 + kBlockSize);
+    ASSERT_EQ(c.block_last_doc(), p.docs[b1 - 1]);
+    ASSERT_EQ(c.block_max_freq(), *std::max_element(p.freqs.begin() + b0, p.freqs.begin() + b1));
+  }
+}
+
+TEST(Postings, AdvanceMatchesLinearScan) {
+  std::mt19937 rng(2);
+  for (size_t n : {1, 2, 127, 128, 129, 257, 1000, 10000, 100000}) {
+    for (uint32_t gap : {1u, 4u, 300u}) {
+      for (int rep = 0; rep < 5; ++rep) {
+        SCOPED_TRACE("n=" + std::to_string(n) + " gap=" + std::to_string(gap));
+        Postings p = make_postings(rng, n, gap, rep == 4, rng() % 1000);
+        expect_advance_matches(p, rng, rep % 2 == 0);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(Postings, AdvanceToSmallerTargetStays) {
+  std::mt19937 rng(3);
+  Postings p = make_postings(rng, 1000, 10, false);
+  Segment seg;
+  TermInfo info = write(seg, p);
+  PostingsCursor c(seg.post_bytes(), seg.pos_bytes(), info, "t");
+  c.advance(p.docs[500]);
+  EXPECT_EQ(c.advance(p.docs[10]), p.docs[500]);
+  EXPECT_EQ(c.advance(p.docs[500]), p.docs[500]);
+  EXPECT_EQ(c.next(), p.docs[501]);
+}
+
+TEST(Postings, DocsNearTheTop) {
+  std::mt19937 rng(4);
+  const DocId top = kNoMoreDocs - 1;
+  std::vector<std::vector<DocId>> lists;
+  lists.push_back({top});
+  lists.push_back({0, top});
+  for (size_t n : {200, 300, 128, 256}) {
+    std::vector<DocId> dense, spread;
+    for (size_t i = 0; i < n; ++i) dense.push_back(static_cast<DocId>(top - (n - 1 - i)));
+    for (size_t i = 0; i < n; ++i) spread.push_back(static_cast<DocId>(uint64_t(top) * i / (n - 1)));
+    lists.push_back(dense);
+    lists.push_back(spread);
+  }
+  for (const auto& docs : lists) {
+    Postings p;
+    p.docs = docs;
+    for (size_t i = 0; i < docs.size(); ++i) {
+      p.freqs.push_back(1 + i % 3);
+      p.pos_start.push_back(p.positions.size());
+      for (uint32_t j = 0; j < p.freqs.back(); ++j) p.positions.push_back(UINT32_MAX - 3 + j);
+    }
+    expect_round_trip(p, true, rng);
+    expect_advance_matches(p, rng, true);
+    Segment seg;
+    TermInfo info = write(seg, p);
+    PostingsCursor c(seg.post_bytes(), seg.pos_bytes(), info, "t");
+    EXPECT_EQ(c.advance(top), top);
+    EXPECT_EQ(c.next(), kNoMoreDocs);
+  }
+}
+
+TEST(Postings, WriterRejectsBadInput) {
+  VectorSink post, pos;
+  PostingsWriter w(post, &pos);
+  std::vector<uint32_t> f2 = {1, 1};
+  std::vector<uint32_t> p2 = {0, 0};
+  std::vector<DocId> same = {5, 5}, down = {6, 5}, no_more = {1, kNoMoreDocs};
+  EXPECT_THROW(w.write(same, f2, p2), std::invalid_argument);
+  EXPECT_THROW(w.write(down, f2, p2), std::invalid_argument);
+  EXPECT_THROW(w.write(no_more, f2, p2), std::invalid_argument);
+  std::vector<DocId> ok = {1, 2};
+  std::vector<uint32_t> zero = {1, 0};
+  EXPECT_THROW(w.write(ok, zero, p2), std::invalid_argument);
+  std::vector<uint32_t> short_positions = {0};
+  EXPECT_THROW(w.write(ok, f2, short_positions), std::invalid_argument);
+}
+
+TEST(Postings, BadTermInfoThrows) {
+  std::mt19937 rng(5);
+  Postings p = make_postings(rng, 500, 10, false);
+  Segment seg;
+  TermInfo info = write(seg, p);
+  TermInfo bad = info;
+  bad.postings_offset = seg.post.bytes.size() + 1;
+  EXPECT_THROW(PostingsCursor(seg.post_bytes(), seg.pos_bytes(), bad, "t"), IndexError);
+  bad = info;
+  bad.total_freq = info.doc_freq - 1;
+  EXPECT_THROW(PostingsCursor(seg.post_bytes(), seg.pos_bytes(), bad, "t"), IndexError);
+  bad = info;
+  bad.positions_offset = seg.pos.bytes.size() + 10;
+  PostingsCursor c(seg.post_bytes(), seg.pos_bytes(), bad, "t");
+  c.next();
+  std::vector<uint32_t> out;
+  EXPECT_THROW(c.positions(out), IndexError);
+}
+
+// Reads everything a query could read; damage must end in IndexError or in
+// output that still looks valid (strictly increasing doc ids), never in a
+// crash, an out-of-bounds read (ASan) or an endless loop.
+void read_everything(std::span<const uint8_t> post, std::span<const uint8_t> pos, const TermInfo& info,
+                     std::mt19937& rng) {
+  try {
+    PostingsCursor c(post, pos, info, "damaged");
+    std::vector<uint32_t> out;
+    DocId prev = 0;
+    bool first = true;
+    for (uint64_t steps = 0;; ++steps) {
+      ASSERT_LE(steps, uint64_t(info.doc_freq) + 1) << "more docs than doc_freq";
+      DocId d = rng() % 3 == 0 ? c.advance(first ? 0 : prev + 1 + rng() % 300) : c.next();
+      if (d == kNoMoreDocs) break;
+      if (!first) {
+        ASSERT_GT(d, prev) << "doc ids not increasing";
+      }
+      first = false;
+      prev = d;
+      c.freq();
+      c.block_max_freq();
+      c.block_last_doc();
+      if (!pos.empty()) c.positions(out);
+    }
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Postings, DamagedDataNeverCrashes) {
+  std::mt19937 rng(6);
+  for (size_t n : {1, 5, 127, 200, 1000, 5000}) {
+    for (bool all_one : {false, true}) {
+      Postings p = make_postings(rng, n, n > 1000 ? 2 : 40, all_one, rng() % 5);
+      Segment seg;
+      const TermInfo info = write(seg, p);
+      const std::string& post = seg.post.bytes;
+      const std::string& pos = seg.pos.bytes;
+      for (int trial = 0; trial < 300; ++trial) {
+        // Exactly sized copies so that ASan catches any read past the end.
+        std::vector<uint8_t> a(post.begin(), post.end()), b(pos.begin(), pos.end());
+        switch (trial % 3) {
+          case 0: a.resize(rng() % (a.size() + 1)); break;
+          case 1: b.resize(rng() % (b.size() + 1)); break;
+          default:
+            for (int k = 1 + rng() % 4; k > 0; --k) {
+              if (rng() % 4 == 0 && !b.empty())
+                b[rng() % b.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+              else if (!a.empty())
+                a[rng() % a.size()] ^= static_cast<uint8_t>(1 << (rng() % 8));
+            }
+        }
+        TermInfo damaged = info;
+        if (trial % 17 == 0) damaged.doc_freq = info.doc_freq + 1 + rng() % 1000;
+        if (trial % 19 == 0) damaged.total_freq += rng() % 5;
+        read_everything({a.data(), a.size()}, {b.data(), b.size()}, damaged, rng);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(Postings, PositionsWithoutPositionStreamThrow) {
+  std::mt19937 rng(7);
+  Postings p = make_postings(rng, 10, 3, false);
+  Segment seg;
+  TermInfo info = write(seg, p, false);
+  EXPECT_TRUE(seg.pos.bytes.empty());
+  PostingsCursor c(seg.post_bytes(), {}, info, "t");
+  c.next();
+  std::vector<uint32_t> out;
+  EXPECT_THROW(c.positions(out), IndexError);
+}
+
+}  // namespace
+}  // namespace fts
