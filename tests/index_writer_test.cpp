@@ -1,0 +1,241 @@
+// The index as a whole: what IndexWriter writes, IndexReader reads back
+// exactly; merged and unmerged builds hold the same postings; a commit
+// replaces an index atomically; damage is reported, never crashes.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "analyzer/analyzer.h"
+#include "index/index_reader.h"
+#include "index/index_writer.h"
+#include "index/manifest.h"
+#include "support/test_support.h"
+
+namespace fts {
+namespace {
+
+std::vector<Document> generate_docs(size_t n, uint32_t seed) {
+  static const char* kWords[] = {"cat",    "dog",    "wild",  "small",  "search", "engine", "running", "runs",
+                                 "index",  "query",  "fast",  "slow",   "zürich", "straße", "東京",     "ha",
+                                 "river",  "bank",   "money", "stream", "the",    "of",     "and",     "1984"};
+  std::mt19937 rng(seed);
+  auto word = [&] {
+    // Zipf-ish: low indexes far more often.
+    size_t i = std::min<size_t>(std::size(kWords) - 1, static_cast<size_t>(std::pow(rng() % 1000 / 1000.0, 2.5) * std::size(kWords)));
+    return std::string(kWords[i]);
+  };
+  std::vector<Document> docs(n);
+  for (size_t d = 0; d < n; ++d) {
+    for (size_t k = rng() % 4; k > 0; --k) docs[d].title += word() + " ";
+    for (size_t k = rng() % 40; k > 0; --k) docs[d].abstract += word() + (rng() % 7 ? " " : ". ");
+    docs[d].url = "https://example.org/" + std::to_string(d);
+  }
+  return docs;
+}
+
+void build(const std::string& dir, const std::vector<Document>& docs, IndexWriterOptions options = {}) {
+  IndexWriter writer(dir, options);
+  for (const auto& d : docs) writer.add(d);
+  writer.commit();
+}
+
+// key -> (doc, freq, positions...) over all segments, global doc ids.
+using Dump = std::map<std::string, std::vector<std::vector<uint32_t>>>;
+
+Dump dump_index(const IndexReader& index) {
+  Dump out;
+  std::vector<uint32_t> positions;
+  for (const auto& seg : index.segments()) {
+    for (auto it = seg.reader->terms().begin(); it.valid(); it.next()) {
+      auto field = static_cast<Field>(it.key()[0]);
+      PostingsCursor c = seg.reader->cursor(field, it.info());
+      auto& list = out[std::string(it.key())];
+      for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+        std::vector<uint32_t> row{seg.base + d, c.freq()};
+        if (field != Field::kAny) {
+          c.positions(positions);
+          row.insert(row.end(), positions.begin(), positions.end());
+        }
+        list.push_back(row);
+      }
+    }
+  }
+  return out;
+}
+
+// The postings the contract implies, computed straight from the analyzer.
+Dump expected_postings(const std::vector<Document>& docs) {
+  Analyzer analyzer;
+  std::map<std::string, std::map<DocId, std::vector<uint32_t>>> fields[3];
+  for (DocId d = 0; d < docs.size(); ++d) {
+    auto title = analyzer.analyze(docs[d].title);
+    auto abstract = analyzer.analyze(docs[d].abstract);
+    for (uint32_t p = 0; p < title.size(); ++p) fields[1][title[p]][d].push_back(p);
+    for (uint32_t p = 0; p < abstract.size(); ++p) fields[2][abstract[p]][d].push_back(p);
+    for (const auto& t : title) fields[0][t][d].push_back(0);
+    for (const auto& t : abstract) fields[0][t][d].push_back(0);
+  }
+  Dump out;
+  for (int f = 0; f < 3; ++f) {
+    for (const auto& [term, docs_of] : fields[f]) {
+      auto& list = out[term_key(static_cast<Field>(f), term)];
+      for (const auto& [d, pos] : docs_of) {
+        std::vector<uint32_t> row{d, static_cast<uint32_t>(pos.size())};
+        if (f != 0) row.insert(row.end(), pos.begin(), pos.end());
+        list.push_back(row);
+      }
+    }
+  }
+  return out;
+}
+
+TEST(IndexWriter, PostingsMatchTheAnalyzedDocuments) {
+  test::TempDir dir;
+  auto docs = generate_docs(700, 1);
+  build(dir.str(), docs);
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->doc_count(), docs.size());
+  EXPECT_EQ(index->segments().size(), 1u);
+  EXPECT_EQ(dump_index(*index), expected_postings(docs));
+  for (DocId d : {0u, 1u, 350u, 699u}) {
+    StoredDoc s = index->stored(d);
+    EXPECT_EQ(s.title, docs[d].title);
+    EXPECT_EQ(s.url, docs[d].url);
+    EXPECT_EQ(s.abstract, docs[d].abstract);
+  }
+  Analyzer analyzer;
+  const auto& seg = *index->segments()[0].reader;
+  for (DocId d = 0; d < docs.size(); ++d) {
+    ASSERT_EQ(seg.field_length(Field::kTitle, d), analyzer.analyze(docs[d].title).size());
+    ASSERT_EQ(seg.field_length(Field::kAbstract, d), analyzer.analyze(docs[d].abstract).size());
+  }
+  EXPECT_NO_THROW(index->check());
+}
+
+TEST(IndexWriter, ManySegmentsAndTheirMergeHoldTheSamePostings) {
+  auto docs = generate_docs(1000, 2);
+  test::TempDir single, many, merged;
+  build(single.str(), docs, {.threads = 1});
+  build(many.str(), docs, {.merge = false, .max_segment_docs = 97});
+  build(merged.str(), docs, {.max_segment_docs = 97});
+  auto a = IndexReader::open(single.str());
+  auto b = IndexReader::open(many.str());
+  auto c = IndexReader::open(merged.str());
+  EXPECT_EQ(b->segments().size(), 11u);
+  EXPECT_EQ(c->segments().size(), 1u);
+  Dump expected = expected_postings(docs);
+  EXPECT_EQ(dump_index(*a), expected);
+  EXPECT_EQ(dump_index(*b), expected);
+  EXPECT_EQ(dump_index(*c), expected);
+  EXPECT_EQ(b->stored(500).abstract, docs[500].abstract);
+  EXPECT_EQ(c->stored(999).title, docs[999].title);
+  EXPECT_DOUBLE_EQ(a->average_field_length(Field::kAbstract), c->average_field_length(Field::kAbstract));
+  EXPECT_EQ(a->doc_freq(Field::kAny, "cat"), b->doc_freq(Field::kAny, "cat"));
+  EXPECT_NO_THROW(b->check());
+  EXPECT_NO_THROW(c->check());
+}
+
+TEST(IndexWriter, EmptyIndexOpens) {
+  test::TempDir dir;
+  build(dir.str(), {});
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->doc_count(), 0u);
+  EXPECT_EQ(index->doc_freq(Field::kAny, "cat"), 0u);
+}
+
+TEST(IndexWriter, CommitReplacesThePreviousIndexAndRemovesItsFiles) {
+  test::TempDir dir;
+  build(dir.str(), generate_docs(50, 3));
+  auto old_reader = IndexReader::open(dir.str());
+  build(dir.str(), generate_docs(80, 4));
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->doc_count(), 80u);
+  EXPECT_GT(index->generation(), old_reader->generation());
+  // The old reader keeps working on its mapped (now unlinked) files.
+  EXPECT_EQ(old_reader->doc_count(), 50u);
+  EXPECT_NO_THROW(old_reader->check());
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    files += e.path().filename().string().starts_with("seg-");
+  }
+  EXPECT_EQ(files, 5u);  // one segment's five files
+}
+
+TEST(IndexWriter, UncommittedWriterLeavesThePreviousIndexIntact) {
+  test::TempDir dir;
+  build(dir.str(), generate_docs(60, 5));
+  {
+    IndexWriter writer(dir.str(), {.max_segment_docs = 10});
+    for (auto& d : generate_docs(100, 6)) writer.add(d);
+  }  // destroyed without commit
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->doc_count(), 60u);
+  EXPECT_NO_THROW(index->check());
+}
+
+TEST(IndexWriter, SecondWriterOnOneDirectoryIsRefused) {
+  test::TempDir dir;
+  IndexWriter first(dir.str());
+  EXPECT_THROW(IndexWriter(dir.str()), IndexError);
+}
+
+TEST(IndexWriter, StopwordsAreRecordedInTheIndex) {
+  test::TempDir dir;
+  build(dir.str(), generate_docs(10, 7), {.stopwords = Stopwords::none()});
+  auto index = IndexReader::open(dir.str());
+  EXPECT_TRUE(index->stopwords().words().empty());
+  EXPECT_GT(index->doc_freq(Field::kAny, "the"), 0u);
+}
+
+TEST(IndexReader, MissingDirectoryOrManifestIsAClearError) {
+  test::TempDir dir;
+  try {
+    IndexReader::open(dir.str("nope"));
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos);
+  }
+  EXPECT_THROW(IndexReader::open(dir.str()), IndexError);
+}
+
+// Every file kind, truncated or with a flipped byte: open or check reports
+// IndexError; nothing crashes (the ASan build runs this too).
+TEST(IndexReader, DamagedFilesAreReportedNeverCrash) {
+  test::TempDir pristine;
+  auto docs = generate_docs(400, 8);
+  build(pristine.str(), docs);
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(pristine.path())) {
+    std::string name = e.path().filename().string();
+    if (name != "LOCK") files.push_back(name);
+  }
+  ASSERT_EQ(files.size(), 6u);
+  std::mt19937 rng(9);
+  for (const auto& name : files) {
+    std::string original = test::read_file(pristine.str(name));
+    for (int trial = 0; trial < 12; ++trial) {
+      test::TempDir copy;
+      for (const auto& f : files) std::filesystem::copy_file(pristine.str(f), copy.str(f));
+      std::string damaged = original;
+      if (trial % 2 == 0) {
+        damaged.resize(rng() % damaged.size());
+      } else {
+        damaged[rng() % damaged.size()] ^= static_cast<char>(1 + rng() % 255);
+      }
+      test::write_file(copy.str(name), damaged);
+      bool reported = false;
+      try {
+        auto index = IndexReader::open(copy.str());
+        index->check();
+      } catch (const IndexError& e) {
+        reported = true;
+        EXPECT_NE(std::string(e.what()).find(name.substr(0, name.find('.'))), std::string::npos) << e.what();
+      }
+      EXPECT_TRUE(reported) << name << " trial " << trial;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fts
