@@ -220,6 +220,20 @@ TEST(AnalyzerMemo, StaysCorrectWhenTheMemoOverflowsAndIsCleared) {
   EXPECT_EQ(a.analyze(text), all);
 }
 
+TEST(AnalyzerMemo, TokensAroundTheMemoLengthLimitStemConsistently) {
+  // Short tokens are memoized, long ones are not; both paths must agree with
+  // a fresh analyzer, on first sight and on repeats.
+  Analyzer a;
+  for (std::size_t len = 30; len <= 50; ++len) {
+    const std::string word = std::string(len, 'k') + "nesses";
+    const Terms fresh = Analyzer().analyze(word);
+    ASSERT_EQ(fresh.size(), 1u);
+    EXPECT_EQ(fresh[0], std::string(len, 'k') + "ness") << len;
+    EXPECT_EQ(a.analyze(word), fresh) << len;
+    EXPECT_EQ(a.analyze(word + " " + word), (Terms{fresh[0], fresh[0]})) << len;
+  }
+}
+
 TEST(AnalyzerMove, MovedAnalyzerKeepsWorking) {
   Analyzer a(Stopwords::none());
   EXPECT_EQ(a.analyze("the runners"), (Terms{"the", "runner"}));
