@@ -1,1 +1,117 @@
 #include "query/searcher.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "query/filter_cache.h"
+#include "query/planner.h"
+#include "query/top_k.h"
+
+namespace fts {
+
+struct Searcher::Impl {
+  std::unique_ptr<FilterCache> cache;  // null when disabled
+
+  PlanOptions plan_options(const IndexReader& index, bool scoring, bool dry_run = false) const {
+    PlanOptions o;
+    o.scoring = scoring;
+    o.cache = cache.get();
+    o.dry_run = dry_run;
+    o.generation = index.generation();
+    return o;
+  }
+};
+
+Searcher::Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes)
+    : Searcher(std::move(index), SearcherOptions{cache_bytes, SearcherOptions{}.cache_min_work}) {}
+
+Searcher::Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options)
+    : index_(std::move(index)), impl_(std::make_unique<Impl>()) {
+  if (options.cache_bytes > 0) impl_->cache = std::make_unique<FilterCache>(options.cache_bytes, options.cache_min_work);
+}
+
+Searcher::~Searcher() = default;
+
+SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& request) const {
+  SearchResponse response;
+  if (!query) return response;
+  const size_t wanted = request.limit > std::numeric_limits<size_t>::max() - request.offset
+                            ? std::numeric_limits<size_t>::max()
+                            : request.limit + request.offset;
+  if (request.limit == 0 || (request.order == SearchRequest::Order::kDocId && wanted == 0)) {
+    response.total_hits = count(query);
+    return response;
+  }
+  PreparedQuery prepared(*query, *index_, true);
+  const PlanOptions options = impl_->plan_options(*index_, true);
+  std::vector<ScoredDoc> hits;
+  if (request.order == SearchRequest::Order::kScore) {
+    TopK top(wanted);
+    for (const auto& segment : index_->segments()) {
+      auto cursor = plan_segment(prepared, *segment.reader, options);
+      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+        ++response.total_hits;
+        top.push(cursor->score(), segment.base + d);
+      }
+    }
+    hits = top.take_sorted();
+  } else {
+    for (const auto& segment : index_->segments()) {
+      auto cursor = plan_segment(prepared, *segment.reader, options);
+      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+        if (hits.size() == wanted) {
+          response.total_hits += cursor->count_remaining();  // only the count is left to find
+          break;
+        }
+        ++response.total_hits;
+        hits.push_back(ScoredDoc{segment.base + d, cursor->score()});
+      }
+    }
+  }
+  if (request.offset >= hits.size()) {
+    hits.clear();
+  } else {
+    hits.erase(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(request.offset));
+  }
+  response.hits = std::move(hits);
+  return response;
+}
+
+uint64_t Searcher::count(const QueryNode* query) const {
+  if (!query) return 0;
+  PreparedQuery prepared(*query, *index_, false);
+  const PlanOptions options = impl_->plan_options(*index_, false);
+  uint64_t total = 0;
+  for (const auto& segment : index_->segments()) {
+    total += plan_segment(prepared, *segment.reader, options)->count_remaining();
+  }
+  return total;
+}
+
+void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out) const {
+  out.clear();
+  if (!query) return;
+  PreparedQuery prepared(*query, *index_, false);
+  const PlanOptions options = impl_->plan_options(*index_, false);
+  for (const auto& segment : index_->segments()) {
+    auto cursor = plan_segment(prepared, *segment.reader, options);
+    for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) out.push_back(segment.base + d);
+  }
+}
+
+std::string Searcher::explain(const QueryNode* query) const {
+  if (!query) return "empty (the query analyzed to nothing)\n";
+  PreparedQuery prepared(*query, *index_, false);
+  const PlanOptions options = impl_->plan_options(*index_, false, /*dry_run=*/true);
+  std::string out = "query " + prepared.text(prepared.root()) + "\n";
+  for (const auto& segment : index_->segments()) {
+    out += "segment " + segment.reader->name() + " base=" + std::to_string(segment.base) +
+           " docs=" + std::to_string(segment.reader->doc_count()) + "\n";
+    plan_segment(prepared, *segment.reader, options)->explain(out, 1);
+  }
+  return out;
+}
+
+CacheStats Searcher::cache_stats() const { return impl_->cache ? impl_->cache->stats() : CacheStats{}; }
+
+}  // namespace fts

@@ -35,9 +35,16 @@ struct CacheStats {
   uint64_t hits = 0, misses = 0, entries = 0, bytes = 0, capacity_bytes = 0;
 };
 
+struct SearcherOptions {
+  size_t cache_bytes = 64u << 20;  // 0 disables the filter cache
+  // Postings a recurring subquery must read before a bitmap of it pays off.
+  uint64_t cache_min_work = 20000;
+};
+
 class Searcher {
  public:
   explicit Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes = 64u << 20);
+  Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options);
   ~Searcher();
 
   // query may be null (a query that analyzed to nothing): no hits.

@@ -1,0 +1,71 @@
+// Intersection by leapfrogging: the rarest child leads, every other child
+// advance()s to the candidate, and a child that overshoots makes its doc the
+// next candidate. advance() skips whole postings blocks, so very unequal
+// sizes cost about the rarest list's length in block jumps.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "query/doc_cursor.h"
+
+namespace fts {
+
+class AndCursor final : public DocCursor {
+ public:
+  // children: >= 2, none empty; reordered here by cost.
+  explicit AndCursor(std::vector<std::unique_ptr<DocCursor>> children) : children_(std::move(children)) {
+    std::stable_sort(children_.begin(), children_.end(),
+                     [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
+    align(children_[0]->doc());
+  }
+
+  DocId next() override {
+    if (doc_ == kNoMoreDocs) return doc_;
+    return align(children_[0]->next());
+  }
+  DocId advance(DocId target) override {
+    if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    return align(children_[0]->advance(target));
+  }
+  uint64_t cost() const override { return children_[0]->cost(); }
+  uint64_t work() const override {
+    uint64_t w = 0;
+    for (const auto& c : children_) w += c->work();
+    return w;
+  }
+  float score() override {
+    float s = 0;
+    for (const auto& c : children_) s += c->score();
+    return s;
+  }
+  void explain(std::string& out, int depth) const override {
+    explain_line(out, depth, "and", cost());
+    for (const auto& c : children_) c->explain(out, depth + 1);
+  }
+
+ private:
+  // Smallest doc >= candidate (the lead's doc) that every child holds.
+  DocId align(DocId candidate) {
+    DocCursor* lead = children_[0].get();
+    const size_t n = children_.size();
+  again:
+    if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
+    for (size_t i = 1; i < n; ++i) {
+      DocCursor* c = children_[i].get();
+      DocId d = c->doc();
+      if (d < candidate) d = c->advance(candidate);
+      if (d > candidate) {
+        if (d == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        candidate = lead->advance(d);
+        goto again;
+      }
+    }
+    return doc_ = candidate;
+  }
+
+  std::vector<std::unique_ptr<DocCursor>> children_;
+};
+
+}  // namespace fts

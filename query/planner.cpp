@@ -1,0 +1,307 @@
+#include "query/planner.h"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "query/all_docs_cursor.h"
+#include "query/and_cursor.h"
+#include "query/and_not_cursor.h"
+#include "query/bitmap_cursor.h"
+#include "query/bitset_or_cursor.h"
+#include "query/or_cursor.h"
+#include "query/phrase_cursor.h"
+#include "query/term_cursor.h"
+
+namespace fts {
+
+namespace {
+
+using CursorPtr = std::unique_ptr<DocCursor>;
+using Kind = QueryNode::Kind;
+
+// Above this many children an OR that is read to the end is materialised
+// into a bitset; with scores a per-doc float array comes along, so the bar
+// is higher.
+constexpr size_t kBitsetOrMinChildren = 8;
+constexpr size_t kBitsetOrMinChildrenScoring = 16;
+
+void check_shape(const QueryNode& node) {
+  switch (node.kind) {
+    case Kind::kTerm:
+      if (node.terms.size() != 1) throw std::invalid_argument("query term node without exactly one term");
+      break;
+    case Kind::kPhrase:
+      if (node.terms.empty()) throw std::invalid_argument("query phrase node without terms");
+      break;
+    case Kind::kAnd:
+    case Kind::kOr:
+      if (node.children.empty()) throw std::invalid_argument("query AND/OR node without children");
+      break;
+    case Kind::kNot:
+      if (node.children.size() != 1) throw std::invalid_argument("query NOT node without exactly one child");
+      break;
+  }
+  for (const auto& c : node.children)
+    if (!c) throw std::invalid_argument("query node with a null child");
+}
+
+std::unique_ptr<QueryNode> unwrap_double_negation(std::unique_ptr<QueryNode> n) {
+  while (n->kind == Kind::kNot && n->children[0]->kind == Kind::kNot) {
+    n = std::move(n->children[0]->children[0]);
+  }
+  return n;
+}
+
+bool is_negation(const QueryNode& n) { return n.kind == Kind::kNot; }
+
+class SegmentPlanner {
+ public:
+  SegmentPlanner(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options)
+      : query_(query), segment_(segment), options_(options) {}
+
+  CursorPtr plan() {
+    return options_.scoring ? build(query_.root(), true, true) : filter(query_.root(), true);
+  }
+
+ private:
+  // A cursor over the node's matches; scoring: with the leaves' scores.
+  // exhaustive: the cursor will be read to its end (not advanced by a
+  // parent), which makes materialising a wide OR pay off.
+  CursorPtr build(const QueryNode& node, bool scoring, bool exhaustive) {
+    switch (node.kind) {
+      case Kind::kTerm:
+        return term(node, scoring);
+      case Kind::kPhrase:
+        return node.terms.size() == 1 ? term(node, scoring) : phrase(node, scoring);
+      case Kind::kNot:
+        return complement(filter(*node.children[0], false));
+      case Kind::kAnd:
+        return conjunction(node, scoring, exhaustive);
+      case Kind::kOr:
+        return disjunction(node, scoring, exhaustive);
+    }
+    return std::make_unique<EmptyCursor>();
+  }
+
+  // Without scores, possibly from (or into) the filter cache.
+  CursorPtr filter(const QueryNode& node, bool exhaustive) {
+    FilterCache* cache = options_.cache;
+    if (!cache || node.kind == Kind::kTerm) return build(node, false, exhaustive);
+    FilterCache::Key key{options_.generation, segment_.name(), query_.text(node)};
+    if (options_.dry_run) {
+      if (auto bitmap = cache->peek(key)) return std::make_unique<BitmapCursor>(std::move(bitmap));
+      return build(node, false, exhaustive);
+    }
+    FilterCache::Lookup found = cache->lookup(key);
+    if (found.bitmap) return std::make_unique<BitmapCursor>(std::move(found.bitmap));
+    CursorPtr cursor = build(node, false, exhaustive);
+    if (!cache->worth_caching(found.sightings, cursor->work())) return cursor;
+    auto bitmap = materialise(*cursor);
+    cache->insert(key, bitmap);
+    return std::make_unique<BitmapCursor>(std::move(bitmap));
+  }
+
+  static std::shared_ptr<const Roaring> materialise(DocCursor& cursor) {
+    auto bitmap = std::make_shared<Roaring>();
+    uint32_t buffer[1024];
+    size_t n = 0;
+    for (DocId d = cursor.doc(); d != kNoMoreDocs; d = cursor.next()) {
+      buffer[n++] = d;
+      if (n == std::size(buffer)) {
+        bitmap->addMany(n, buffer);
+        n = 0;
+      }
+    }
+    bitmap->addMany(n, buffer);
+    bitmap->runOptimize();
+    bitmap->shrinkToFit();
+    return bitmap;
+  }
+
+  CursorPtr term(const QueryNode& node, bool scoring) {
+    auto info = segment_.lookup(node.field, node.terms[0]);
+    if (!info) return std::make_unique<EmptyCursor>();
+    return std::make_unique<TermCursor>(segment_.cursor(node.field, *info), &segment_, node.field,
+                                        scoring ? query_.weight(node) : nullptr, query_.text(node));
+  }
+
+  CursorPtr phrase(const QueryNode& node, bool scoring) {
+    // Unique tokens in first-occurrence order; slots map offsets to them.
+    std::vector<std::string_view> unique;
+    std::vector<uint32_t> slots;
+    for (const auto& t : node.terms) {
+      uint32_t slot = 0;
+      while (slot < unique.size() && unique[slot] != t) ++slot;
+      if (slot == unique.size()) unique.push_back(t);
+      slots.push_back(slot);
+    }
+    auto cursors_in = [&](Field field, std::vector<PostingsCursor>& out) {
+      for (std::string_view t : unique) {
+        auto info = segment_.lookup(field, t);
+        if (!info) return false;
+        out.push_back(segment_.cursor(field, *info));
+      }
+      return true;
+    };
+    std::vector<PostingsCursor> approx;
+    approx.reserve(unique.size());
+    if (!cursors_in(node.field, approx)) return std::make_unique<EmptyCursor>();
+    std::vector<PhraseCursor::FieldPart> parts;
+    if (node.field != Field::kAny) {
+      parts.emplace_back();  // positions from the approximation's own cursors
+    } else {
+      for (Field f : {Field::kTitle, Field::kAbstract}) {
+        PhraseCursor::FieldPart part;
+        part.cursors.reserve(unique.size());
+        if (cursors_in(f, part.cursors)) parts.push_back(std::move(part));
+      }
+      if (parts.empty()) return std::make_unique<EmptyCursor>();
+    }
+    return std::make_unique<PhraseCursor>(std::move(approx), std::move(slots), std::move(parts), &segment_,
+                                          node.field, scoring ? query_.weight(node) : nullptr,
+                                          query_.text(node));
+  }
+
+  CursorPtr complement(CursorPtr excluded) {
+    auto all = std::make_unique<AllDocsCursor>(segment_.doc_count());
+    if (excluded->doc() == kNoMoreDocs) return all;
+    return std::make_unique<AndNotCursor>(std::move(all), std::move(excluded));
+  }
+
+  CursorPtr conjunction(const QueryNode& node, bool scoring, bool exhaustive) {
+    size_t positive_count = 0;
+    for (const auto& c : node.children) positive_count += !is_negation(*c);
+    // A lone positive is read to the end whenever the AND is.
+    const bool child_exhaustive = exhaustive && positive_count == 1;
+    std::vector<CursorPtr> positives;
+    for (const auto& c : node.children) {
+      if (is_negation(*c)) continue;
+      CursorPtr cursor = scoring ? build(*c, true, child_exhaustive) : filter(*c, child_exhaustive);
+      if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
+      positives.push_back(std::move(cursor));
+    }
+    std::vector<CursorPtr> negatives;
+    for (const auto& c : node.children) {
+      if (!is_negation(*c)) continue;
+      CursorPtr cursor = filter(*c->children[0], false);
+      if (cursor->doc() != kNoMoreDocs) negatives.push_back(std::move(cursor));
+    }
+    CursorPtr include;
+    if (positives.empty()) {
+      include = std::make_unique<AllDocsCursor>(segment_.doc_count());
+    } else if (positives.size() == 1) {
+      include = std::move(positives[0]);
+    } else {
+      include = std::make_unique<AndCursor>(std::move(positives));
+    }
+    if (negatives.empty() || include->doc() == kNoMoreDocs) return include;
+    CursorPtr exclude = union_of(std::move(negatives), false, false);
+    return std::make_unique<AndNotCursor>(std::move(include), std::move(exclude));
+  }
+
+  CursorPtr disjunction(const QueryNode& node, bool scoring, bool exhaustive) {
+    std::vector<CursorPtr> parts;
+    std::vector<CursorPtr> negated;  // the n of each NOT n child
+    bool has_negation = false;
+    bool negation_is_everything = false;
+    for (const auto& c : node.children) {
+      if (is_negation(*c)) {
+        has_negation = true;
+        if (negation_is_everything) continue;
+        CursorPtr cursor = filter(*c->children[0], false);
+        if (cursor->doc() == kNoMoreDocs) {
+          negation_is_everything = true;  // NOT of nothing: every doc
+          negated.clear();
+        } else {
+          negated.push_back(std::move(cursor));
+        }
+        continue;
+      }
+      CursorPtr cursor = scoring ? build(*c, true, exhaustive) : filter(*c, exhaustive);
+      if (cursor->doc() != kNoMoreDocs) parts.push_back(std::move(cursor));
+    }
+    if (has_negation) {
+      if (negation_is_everything && !scoring) return std::make_unique<AllDocsCursor>(segment_.doc_count());
+      CursorPtr common;
+      if (negation_is_everything) {
+        common = std::make_unique<EmptyCursor>();
+      } else if (negated.size() == 1) {
+        common = std::move(negated[0]);
+      } else {
+        common = std::make_unique<AndCursor>(std::move(negated));
+      }
+      parts.push_back(complement(std::move(common)));
+    }
+    return union_of(std::move(parts), scoring, exhaustive);
+  }
+
+  CursorPtr union_of(std::vector<CursorPtr> parts, bool scoring, bool exhaustive) {
+    if (parts.empty()) return std::make_unique<EmptyCursor>();
+    if (parts.size() == 1) return std::move(parts[0]);
+    const size_t bitset_min = scoring ? kBitsetOrMinChildrenScoring : kBitsetOrMinChildren;
+    if (exhaustive && parts.size() > bitset_min) {
+      return std::make_unique<BitsetOrCursor>(std::move(parts), segment_.doc_count(), scoring);
+    }
+    return std::make_unique<OrCursor>(std::move(parts));
+  }
+
+  const PreparedQuery& query_;
+  const SegmentReader& segment_;
+  const PlanOptions& options_;
+};
+
+}  // namespace
+
+std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) {
+  check_shape(node);
+  auto out = std::make_unique<QueryNode>();
+  out->kind = node.kind;
+  out->field = node.field;
+  out->terms = node.terms;
+  for (const auto& c : node.children) {
+    auto child = unwrap_double_negation(simplify_query(*c));
+    if ((node.kind == Kind::kAnd || node.kind == Kind::kOr) && child->kind == node.kind) {
+      for (auto& grandchild : child->children) out->children.push_back(std::move(grandchild));
+    } else {
+      out->children.push_back(std::move(child));
+    }
+  }
+  // A one-child AND/OR is its child.
+  if ((out->kind == Kind::kAnd || out->kind == Kind::kOr) && out->children.size() == 1) {
+    return std::move(out->children[0]);
+  }
+  return unwrap_double_negation(std::move(out));
+}
+
+PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring)
+    : root_(simplify_query(query)) {
+  prepare(*root_, index, scoring);
+}
+
+const std::string& PreparedQuery::text(const QueryNode& node) const {
+  auto it = text_.find(&node);
+  if (it == text_.end()) it = text_.emplace(&node, node.to_string()).first;
+  return it->second;
+}
+
+void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, bool scoring) {
+  if (scoring && (node.kind == Kind::kTerm || node.kind == Kind::kPhrase)) {
+    double idf = 0;
+    for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t));
+    weights_.emplace(&node, Bm25Weight(idf, index.average_field_length(node.field)));
+  }
+  for (const auto& c : node.children) prepare(*c, index, scoring);
+}
+
+const Bm25Weight* PreparedQuery::weight(const QueryNode& leaf) const {
+  auto it = weights_.find(&leaf);
+  return it == weights_.end() ? nullptr : &it->second;
+}
+
+std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
+                                        const PlanOptions& options) {
+  return SegmentPlanner(query, segment, options).plan();
+}
+
+}  // namespace fts

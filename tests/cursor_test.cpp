@@ -1,0 +1,278 @@
+// Each cursor against std::set arithmetic on random postings written by
+// PostingsWriter: next/advance across 128-doc block borders, AND/OR/AND-NOT
+// composition, the bitset OR, all-docs, bitmap and phrase cursors (repeated
+// tokens included).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "index/file_format.h"
+#include "index/postings.h"
+#include "query/all_docs_cursor.h"
+#include "query/and_cursor.h"
+#include "query/and_not_cursor.h"
+#include "query/bitmap_cursor.h"
+#include "query/bitset_or_cursor.h"
+#include "query/or_cursor.h"
+#include "query/phrase_cursor.h"
+#include "query/term_cursor.h"
+
+namespace fts {
+namespace {
+
+constexpr uint32_t kDocs = 5000;
+
+// Postings of several terms in memory, with per-doc positions.
+class MemoryPostings {
+ public:
+  // positions[t][i]: positions of term t in its i-th doc.
+  uint32_t add(const std::vector<DocId>& docs, const std::vector<std::vector<uint32_t>>& positions) {
+    PostingsWriter writer(postings_, &positions_);
+    std::vector<uint32_t> freqs, flat;
+    for (const auto& p : positions) {
+      freqs.push_back(static_cast<uint32_t>(p.size()));
+      flat.insert(flat.end(), p.begin(), p.end());
+    }
+    infos_.push_back(writer.write(docs, freqs, flat));
+    return static_cast<uint32_t>(infos_.size() - 1);
+  }
+  uint32_t add(const std::vector<DocId>& docs) {
+    std::vector<std::vector<uint32_t>> positions(docs.size(), std::vector<uint32_t>{0});
+    return add(docs, positions);
+  }
+
+  PostingsCursor cursor(uint32_t term) const {
+    return PostingsCursor(bytes(postings_), bytes(positions_), infos_[term], "memory");
+  }
+  std::unique_ptr<DocCursor> term(uint32_t t) const {
+    return std::make_unique<TermCursor>(cursor(t), nullptr, Field::kTitle, nullptr, "t");
+  }
+
+ private:
+  static std::span<const uint8_t> bytes(const VectorSink& sink) {
+    return {reinterpret_cast<const uint8_t*>(sink.bytes.data()), sink.bytes.size()};
+  }
+  VectorSink postings_, positions_;
+  std::vector<TermInfo> infos_;
+};
+
+std::vector<DocId> random_docs(std::mt19937& rng, double density) {
+  std::vector<DocId> out;
+  std::bernoulli_distribution keep(density);
+  for (DocId d = 0; d < kDocs; ++d)
+    if (keep(rng)) out.push_back(d);
+  if (out.empty()) out.push_back(rng() % kDocs);
+  return out;
+}
+
+std::vector<DocId> drain(DocCursor& c) {
+  std::vector<DocId> out;
+  for (DocId d = c.doc(); d != kNoMoreDocs; d = c.next()) out.push_back(d);
+  return out;
+}
+
+// Random next()/advance() steps, each checked against the sorted expectation.
+void check_steps(DocCursor& c, const std::vector<DocId>& expected, std::mt19937& rng) {
+  auto it = expected.begin();
+  ASSERT_EQ(c.doc(), it == expected.end() ? kNoMoreDocs : *it);
+  while (c.doc() != kNoMoreDocs) {
+    if (rng() % 2) {
+      ++it;
+      ASSERT_EQ(c.next(), it == expected.end() ? kNoMoreDocs : *it);
+    } else {
+      // Targets near block borders, far jumps and near ones.
+      DocId target;
+      switch (rng() % 3) {
+        case 0: target = c.doc() + 1 + rng() % 3; break;
+        case 1: target = c.doc() + 1 + rng() % 400; break;
+        default: target = ((c.doc() / 128) + 1) * 128 - 1 + rng() % 3; break;
+      }
+      it = std::lower_bound(it, expected.end(), target);
+      ASSERT_EQ(c.advance(target), it == expected.end() ? kNoMoreDocs : *it) << "target " << target;
+    }
+    // A target at or before the current doc leaves the cursor in place.
+    if (c.doc() != kNoMoreDocs && c.doc() > 0) {
+      ASSERT_EQ(c.advance(c.doc() - 1), *it);
+    }
+  }
+  EXPECT_EQ(c.next(), kNoMoreDocs);
+  EXPECT_EQ(c.advance(kDocs), kNoMoreDocs);
+}
+
+std::vector<DocId> intersect(const std::vector<DocId>& a, const std::vector<DocId>& b) {
+  std::vector<DocId> out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+std::vector<DocId> unite(const std::vector<DocId>& a, const std::vector<DocId>& b) {
+  std::vector<DocId> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+std::vector<DocId> subtract(const std::vector<DocId>& a, const std::vector<DocId>& b) {
+  std::vector<DocId> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+class CursorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::mt19937 rng(7);
+    for (double density : {0.001, 0.01, 0.05, 0.2, 0.5, 0.9}) {
+      sets_.push_back(random_docs(rng, density));
+      terms_.push_back(postings_.add(sets_.back()));
+    }
+  }
+  MemoryPostings postings_;
+  std::vector<std::vector<DocId>> sets_;
+  std::vector<uint32_t> terms_;
+  std::mt19937 rng_{11};
+};
+
+TEST_F(CursorTest, TermCursorStepsAcrossBlocks) {
+  for (size_t t = 0; t < terms_.size(); ++t) {
+    auto c = postings_.term(terms_[t]);
+    EXPECT_EQ(c->cost(), sets_[t].size());
+    check_steps(*c, sets_[t], rng_);
+    EXPECT_EQ(postings_.term(terms_[t])->count_remaining(), sets_[t].size());
+  }
+}
+
+TEST_F(CursorTest, AndOfEveryPairAndTriple) {
+  for (size_t a = 0; a < terms_.size(); ++a) {
+    for (size_t b = a + 1; b < terms_.size(); ++b) {
+      std::vector<std::unique_ptr<DocCursor>> kids;
+      kids.push_back(postings_.term(terms_[b]));  // dense first: AND must reorder
+      kids.push_back(postings_.term(terms_[a]));
+      AndCursor c(std::move(kids));
+      check_steps(c, intersect(sets_[a], sets_[b]), rng_);
+    }
+  }
+  std::vector<std::unique_ptr<DocCursor>> kids;
+  for (size_t t : {3, 4, 5}) kids.push_back(postings_.term(terms_[t]));
+  AndCursor c(std::move(kids));
+  EXPECT_EQ(drain(c), intersect(intersect(sets_[3], sets_[4]), sets_[5]));
+}
+
+TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
+  std::vector<DocId> expected;
+  std::vector<std::unique_ptr<DocCursor>> heap_kids, bitset_kids;
+  for (size_t t = 0; t < 4; ++t) {
+    expected = unite(expected, sets_[t]);
+    heap_kids.push_back(postings_.term(terms_[t]));
+    bitset_kids.push_back(postings_.term(terms_[t]));
+  }
+  OrCursor heap(std::move(heap_kids));
+  check_steps(heap, expected, rng_);
+  BitsetOrCursor bitset(std::move(bitset_kids), kDocs, false);
+  EXPECT_EQ(bitset.cost(), expected.size());
+  check_steps(bitset, expected, rng_);
+}
+
+TEST_F(CursorTest, AndNotExcludes) {
+  for (size_t a = 0; a < terms_.size(); ++a) {
+    for (size_t b = 0; b < terms_.size(); ++b) {
+      if (a == b) continue;
+      AndNotCursor c(postings_.term(terms_[a]), postings_.term(terms_[b]));
+      check_steps(c, subtract(sets_[a], sets_[b]), rng_);
+    }
+  }
+}
+
+TEST_F(CursorTest, AllDocsMinusNestedUnion) {
+  std::vector<std::unique_ptr<DocCursor>> kids;
+  kids.push_back(postings_.term(terms_[1]));
+  kids.push_back(postings_.term(terms_[3]));
+  AndNotCursor c(std::make_unique<AllDocsCursor>(kDocs), std::make_unique<OrCursor>(std::move(kids)));
+  std::vector<DocId> all(kDocs);
+  for (DocId d = 0; d < kDocs; ++d) all[d] = d;
+  check_steps(c, subtract(all, unite(sets_[1], sets_[3])), rng_);
+  AllDocsCursor everything(kDocs);
+  check_steps(everything, all, rng_);
+  EXPECT_EQ(AllDocsCursor(0).doc(), kNoMoreDocs);
+}
+
+TEST_F(CursorTest, BitmapCursorIteratesRoaring) {
+  auto bitmap = std::make_shared<Roaring>();
+  for (DocId d : sets_[3]) bitmap->add(d);
+  BitmapCursor c(bitmap);
+  EXPECT_EQ(c.cost(), sets_[3].size());
+  check_steps(c, sets_[3], rng_);
+  EXPECT_EQ(BitmapCursor(bitmap).count_remaining(), sets_[3].size());
+}
+
+TEST_F(CursorTest, EmptyChildrenAndExhaustion) {
+  std::vector<std::unique_ptr<DocCursor>> kids;
+  kids.push_back(postings_.term(terms_[5]));
+  kids.push_back(std::make_unique<EmptyCursor>());
+  AndCursor c(std::move(kids));
+  EXPECT_EQ(c.doc(), kNoMoreDocs);
+  AndNotCursor n(postings_.term(terms_[2]), std::make_unique<EmptyCursor>());
+  EXPECT_EQ(drain(n), sets_[2]);
+}
+
+// Phrases over positional postings: "x y", the repeated "x x" and "x x x".
+TEST(PhraseCursorTest, MatchesConsecutivePositionsOnly) {
+  std::mt19937 rng(3);
+  // Doc d holds a random token sequence over {x, y, z}.
+  std::vector<std::vector<int>> texts(kDocs);
+  for (auto& t : texts) {
+    size_t n = rng() % 12;
+    for (size_t i = 0; i < n; ++i) t.push_back(static_cast<int>(rng() % 3));
+  }
+  MemoryPostings postings;
+  for (int token = 0; token < 3; ++token) {
+    std::vector<DocId> docs;
+    std::vector<std::vector<uint32_t>> positions;
+    for (DocId d = 0; d < kDocs; ++d) {
+      std::vector<uint32_t> p;
+      for (uint32_t i = 0; i < texts[d].size(); ++i)
+        if (texts[d][i] == token) p.push_back(i);
+      if (!p.empty()) {
+        docs.push_back(d);
+        positions.push_back(p);
+      }
+    }
+    postings.add(docs, positions);
+  }
+  auto expect = [&](const std::vector<int>& phrase) {
+    std::vector<DocId> out;
+    for (DocId d = 0; d < kDocs; ++d) {
+      const auto& t = texts[d];
+      for (size_t i = 0; i + phrase.size() <= t.size(); ++i)
+        if (std::equal(phrase.begin(), phrase.end(), t.begin() + static_cast<std::ptrdiff_t>(i))) {
+          out.push_back(d);
+          break;
+        }
+    }
+    return out;
+  };
+  auto phrase_cursor = [&](const std::vector<int>& phrase) {
+    std::vector<int> unique;
+    std::vector<uint32_t> slots;
+    for (int tok : phrase) {
+      auto it = std::find(unique.begin(), unique.end(), tok);
+      slots.push_back(static_cast<uint32_t>(it - unique.begin()));
+      if (it == unique.end()) unique.push_back(tok);
+    }
+    std::vector<PostingsCursor> approx;
+    for (int tok : unique) approx.push_back(postings.cursor(static_cast<uint32_t>(tok)));
+    std::vector<PhraseCursor::FieldPart> parts(1);
+    return PhraseCursor(std::move(approx), slots, std::move(parts), nullptr, Field::kTitle, nullptr, "p");
+  };
+  std::mt19937 steps(5);
+  for (const auto& phrase : std::vector<std::vector<int>>{{0, 1}, {1, 0}, {0, 0}, {0, 0, 0}, {2, 1, 2}, {0, 1, 0, 1}}) {
+    auto c = phrase_cursor(phrase);
+    std::vector<DocId> expected = expect(phrase);
+    ASSERT_FALSE(expected.empty());
+    check_steps(c, expected, steps);
+  }
+}
+
+}  // namespace
+}  // namespace fts
