@@ -181,13 +181,13 @@ int analyze(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("text", -1);
   auto vm = parse(args, named, positional);
-  Stopwords stopwords;
-  try {
-    stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
-  } catch (const std::exception& e) {
-    throw UsageError(e.what());
-  }
-  Analyzer analyzer(stopwords);
+  Analyzer analyzer = [&] {
+    try {
+      return Analyzer(Stopwords::from_option(vm["stopwords"].as<std::string>()));
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+  }();
   std::string out;
   auto print_line = [&](std::string_view text) {
     out.clear();

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs, builds with warnings as errors, and runs every test.
+#   scripts/test.sh              release build in build-test/
+#   scripts/test.sh --sanitize   ASan + UBSan build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+dir=build-test
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFTS_WERROR=ON)
+if [ "${1:-}" = "--sanitize" ]; then
+  dir=build-asan
+  flags+=(-DFTS_SANITIZE=ON -DFTS_BENCHMARKS=OFF)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
