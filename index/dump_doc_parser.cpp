@@ -1,5 +1,6 @@
 #include "index/dump_doc_parser.h"
 
+#include <cstring>
 #include <string_view>
 
 namespace fts {
@@ -28,15 +29,12 @@ void append_text(pugi::xml_node root, std::string& out) {
   }
 }
 
-// Several elements of the same name are joined with one space.
-void collect_field(pugi::xml_node doc_node, const char* name, std::string& out) {
-  out.clear();
-  bool first = true;
-  for (pugi::xml_node el = doc_node.child(name); el; el = el.next_sibling(name)) {
-    if (!first) out += ' ';
-    first = false;
-    append_text(el, out);
-  }
+// Appends one element's text to a field; several elements of the same name
+// are joined with one space.
+void add_to_field(pugi::xml_node el, std::string& out, bool& seen) {
+  if (seen) out += ' ';
+  seen = true;
+  append_text(el, out);
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -66,23 +64,37 @@ bool DumpDocParser::parse(char* bytes, size_t size, Document& doc, std::string& 
     error = std::string(result.description()) + " at byte " + std::to_string(result.offset) + " of the doc";
     return false;
   }
-  pugi::xml_node doc_node = dom_.document_element();
-  collect_field(doc_node, "title", doc.title);
-  strip_title_prefix(doc.title);
-  collect_field(doc_node, "url", doc.url);
-  trim(doc.url);
-  collect_field(doc_node, "abstract", doc.abstract);
-
-  // Anchors of <links><sublink><anchor>; one entry per sublink, so an empty
-  // <anchor /> still counts as a link.
+  // One pass over the doc's children (rather than a name lookup per field):
+  // the scan is on the hot path of indexing.
+  doc.title.clear();
+  doc.url.clear();
+  doc.abstract.clear();
+  bool seen_title = false, seen_url = false, seen_abstract = false;
   size_t n = 0;
-  for (pugi::xml_node links = doc_node.child("links"); links; links = links.next_sibling("links")) {
-    for (pugi::xml_node sub = links.child("sublink"); sub; sub = sub.next_sibling("sublink")) {
-      if (n == doc.links.size()) doc.links.emplace_back();
-      collect_field(sub, "anchor", doc.links[n]);
-      ++n;
+  for (pugi::xml_node el = dom_.document_element().first_child(); el; el = el.next_sibling()) {
+    if (el.type() != pugi::node_element) continue;
+    const char* name = el.name();
+    if (std::strcmp(name, "title") == 0) {
+      add_to_field(el, doc.title, seen_title);
+    } else if (std::strcmp(name, "abstract") == 0) {
+      add_to_field(el, doc.abstract, seen_abstract);
+    } else if (std::strcmp(name, "url") == 0) {
+      add_to_field(el, doc.url, seen_url);
+    } else if (std::strcmp(name, "links") == 0) {
+      // One entry per <sublink>, so an empty <anchor /> still counts as a link.
+      for (pugi::xml_node sub = el.child("sublink"); sub; sub = sub.next_sibling("sublink")) {
+        if (n == doc.links.size()) doc.links.emplace_back();
+        std::string& anchor = doc.links[n++];
+        anchor.clear();
+        bool seen_anchor = false;
+        for (pugi::xml_node a = sub.child("anchor"); a; a = a.next_sibling("anchor")) {
+          add_to_field(a, anchor, seen_anchor);
+        }
+      }
     }
   }
+  strip_title_prefix(doc.title);
+  trim(doc.url);
   doc.links.resize(n);
   return true;
 }

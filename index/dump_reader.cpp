@@ -25,10 +25,15 @@ constexpr size_t kLookahead = 9;
 bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // v starts with name (e.g. "<doc") followed by a character that ends a tag
-// name, so "<docs>" is not "<doc".
-bool starts_tag(std::string_view v, std::string_view name) {
-  if (v.size() <= name.size() || v.substr(0, name.size()) != name) return false;
-  char next = v[name.size()];
+// name, so "<docs>" is not "<doc". Byte compares: this runs for every tag.
+template <size_t N>
+bool starts_tag(std::string_view v, const char (&name)[N]) {
+  constexpr size_t name_len = N - 1;
+  if (v.size() <= name_len) return false;
+  for (size_t i = 1; i < name_len; ++i) {  // v[0] is the '<' already found
+    if (v[i] != name[i]) return false;
+  }
+  char next = v[name_len];
   return next == '>' || next == '/' || is_xml_space(next);
 }
 
@@ -103,6 +108,7 @@ struct DumpReader::Impl {
 
   // At a "<!" or "<?" tag: enters kSkip until its terminator.
   bool begin_skip(std::string_view v, State return_to) {
+    if (v.size() < 2 || (v[1] != '!' && v[1] != '?')) return false;  // the common case
     if (v.substr(0, 4) == "<!--") {
       skip_term = "-->";
       pos += 4;

@@ -474,6 +474,34 @@ TEST(DumpReader, DocsAcrossReadChunkBoundaries) {
   }
 }
 
+TEST(DumpReader, RandomDamageNeverCrashes) {
+  // Truncations and byte flips anywhere (plain and gzip) end in docs, skipped
+  // docs or one DumpError: never a crash, a hang or another exception type.
+  std::string xml = feed(doc_xml("A", "x &amp; y") + "<doc><title>Wikipedia: B</title><abstract><![CDATA[c]]>" +
+                         "</abstract><!-- c --></doc>\n" + doc_xml("C", "caf&#233;", "<sublink><anchor>Z</anchor></sublink>"));
+  TempDir dir;
+  uint32_t seed = 99;
+  auto rnd = [&seed] { return seed = seed * 1103515245u + 12345u, (seed >> 8); };
+  size_t errors = 0, runs = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string damaged = xml.substr(0, rnd() % (xml.size() + 1));
+    for (int flips = rnd() % 4; flips > 0 && !damaged.empty(); --flips) {
+      damaged[rnd() % damaged.size()] = "<>/&;!?[]-d\0\x89"[rnd() % 14];
+    }
+    if (round % 2) damaged = gzip(damaged).substr(0, 10 + rnd() % 200);
+    write_file(dir.str("d"), damaged);
+    try {
+      auto r = read_all(dir.str("d"));
+      EXPECT_LE(r.docs.size(), 6u);  // each flip adds at most one "<doc"
+    } catch (const DumpError&) {
+      ++errors;
+    }
+    ++runs;
+  }
+  EXPECT_EQ(runs, 400u);
+  EXPECT_GT(errors, 0u);
+}
+
 TEST(DumpReader, QuirksMatchExpectedValues) {
   FTS_REQUIRE_SHARED(xml, "corpus/quirks.xml");
   FTS_REQUIRE_SHARED(tsv, "corpus/quirks-expected.tsv");
