@@ -314,6 +314,7 @@ DocId PostingsCursor::advance_to_block(DocId target) {
 void PostingsCursor::load_block(uint32_t block) {
   const bool started = block_ >= 0;
   const DocId prev = doc_;
+  exhaust();  // until the block has loaded: a throw leaves an exhausted cursor, not a half-loaded one
   if (block < num_blocks_)
     load_full_block(block);
   else
