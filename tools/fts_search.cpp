@@ -1,6 +1,7 @@
 // fts-search: answer queries over an index.
 //   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--count] [--json] [--explain] [--stats] [QUERY]
 // Without QUERY it answers one query per stdin line with the index kept open.
+#include <cctype>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -117,16 +118,36 @@ int main(int argc, char** argv) {
       "offset", po::value<size_t>()->default_value(0), "hits to skip")(
       "sort", po::value<std::string>()->default_value("score"), "score or doc")(
       "count", "print only the number of hits")("json", "one JSON document per query")(
-      "explain", "print the query plan")("stats", "print filter-cache statistics")(
-      "query", po::value<std::vector<std::string>>(), "query (words are joined with spaces)");
-  po::positional_options_description positional;
-  positional.add("query", -1);
+      "explain", "print the query plan")("stats", "print filter-cache statistics");
   Settings s;
   std::string dir, query;
   bool from_stdin = true;
   try {
+    // Query words may start with '-' (`-cat` is a query, not an option): only
+    // the long options above (and -h) are options, everything else is query.
+    std::vector<std::string> options, words;
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (arg == "--") {
+        words.insert(words.end(), argv + i + 1, argv + argc);
+        break;
+      }
+      bool option = arg == "-h" || (arg.starts_with("--") && named.find_nothrow(arg.substr(2, arg.find('=') - 2), false));
+      if (!option && arg.starts_with("--") && arg.size() > 2 && std::isalpha(static_cast<unsigned char>(arg[2]))) {
+        throw po::error("unrecognised option '" + arg + "' (put -- before a query that starts with --)");
+      }
+      if (!option) {
+        words.push_back(arg);
+        continue;
+      }
+      options.push_back(arg);
+      const auto* d = named.find_nothrow(arg.substr(2, arg.find('=') - 2), false);
+      if (d && d->semantic()->max_tokens() > 0 && arg.find('=') == std::string::npos && i + 1 < argc) {
+        options.push_back(argv[++i]);
+      }
+    }
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(named).positional(positional).run(), vm);
+    po::store(po::command_line_parser(options).options(named).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
       std::cout << "usage: fts-search --index DIR [options] [QUERY]\n" << named;
@@ -144,9 +165,9 @@ int main(int argc, char** argv) {
     s.explain = vm.count("explain");
     s.stats = vm.count("stats");
     s.color = cli::stdout_is_terminal() && !s.json;
-    if (vm.count("query")) {
+    if (!words.empty()) {
       from_stdin = false;
-      for (const auto& w : vm["query"].as<std::vector<std::string>>()) query += (query.empty() ? "" : " ") + w;
+      for (const auto& w : words) query += (query.empty() ? "" : " ") + w;
     }
   } catch (const po::error& e) {
     cli::print_error(kTool, e.what());
