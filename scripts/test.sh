@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs, builds with warnings as errors, and runs every test.
+# Installs, builds with warnings as errors, runs every test, then builds and
+# runs examples/ against the installed library.
 #   scripts/test.sh              release build in build-test/
 #   scripts/test.sh --sanitize   ASan + UBSan build in build-asan/
 set -euo pipefail
@@ -15,3 +16,6 @@ fi
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
 ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+# The installed package works for another project (not under sanitizers,
+# whose runtime the example would need too).
+[ "$dir" = build-test ] && scripts/example.sh "$dir"
