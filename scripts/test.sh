@@ -18,4 +18,4 @@ cmake --build "$dir" -j"$(nproc)"
 ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
 # The installed package works for another project (not under sanitizers,
 # whose runtime the example would need too).
-[ "$dir" = build-test ] && scripts/example.sh "$dir"
+if [ "$dir" = build-test ]; then scripts/example.sh "$dir"; fi
