@@ -21,6 +21,7 @@ struct StoredDoc {
 
 class DocStoreWriter {
  public:
+  // The store must be the whole payload of out, as for TermDictWriter.
   explicit DocStoreWriter(Sink& out);
   ~DocStoreWriter();
   void add(const std::string& title, const std::string& url, const std::string& abstract);

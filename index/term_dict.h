@@ -29,6 +29,8 @@ inline std::string term_key(Field field, std::string_view term) {
 
 class TermDictWriter {
  public:
+  // The dictionary must be the whole payload of out (the reader is given
+  // exactly the bytes written from here on).
   explicit TermDictWriter(Sink& out);
   // Keys strictly increasing (bytewise); throws std::logic_error otherwise.
   void add(std::string_view key, const TermInfo& info);
