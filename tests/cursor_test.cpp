@@ -192,6 +192,14 @@ TEST_F(CursorTest, AllDocsMinusNestedUnion) {
   std::vector<DocId> all(kDocs);
   for (DocId d = 0; d < kDocs; ++d) all[d] = d;
   check_steps(c, subtract(all, unite(sets_[1], sets_[3])), rng_);
+  // Counting a complement (docs left minus exclusions left) at any point.
+  const std::vector<DocId> complement = subtract(all, sets_[2]);
+  for (size_t skip : {size_t{0}, size_t{1}, size_t{700}, complement.size() - 1}) {
+    AndNotCursor counted(std::make_unique<AllDocsCursor>(kDocs), postings_.term(terms_[2]));
+    for (size_t i = 0; i < skip; ++i) counted.next();
+    EXPECT_EQ(counted.count_remaining(), complement.size() - skip) << skip;
+    EXPECT_EQ(counted.doc(), kNoMoreDocs);
+  }
   AllDocsCursor everything(kDocs);
   check_steps(everything, all, rng_);
   EXPECT_EQ(AllDocsCursor(0).doc(), kNoMoreDocs);
