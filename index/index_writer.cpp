@@ -231,7 +231,9 @@ struct IndexWriter::Impl {
     stats.docs = docs_added;
     for (const auto& s : next.segments) {
       auto reader = SegmentReader::open(dir, s.name);
-      stats.terms += reader->terms().size();
+      // Distinct terms: every term has exactly one kAny key.
+      const std::string any_prefix(1, static_cast<char>(Field::kAny));
+      reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo&) { ++stats.terms; });
       for (const char* ext : kSegmentExtensions) {
         stats.index_bytes += std::filesystem::file_size(segment_file(dir, s.name, ext));
       }

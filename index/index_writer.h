@@ -24,7 +24,7 @@ struct IndexWriterOptions {
 };
 
 struct BuildStats {
-  uint64_t docs = 0, terms = 0, segments = 0, index_bytes = 0;
+  uint64_t docs = 0, terms = 0, segments = 0, index_bytes = 0;  // terms: distinct, summed over segments
 };
 
 class IndexWriter {
