@@ -40,6 +40,12 @@ class AndCursor final : public DocCursor {
     for (const auto& c : children_) s += c->score();
     return s;
   }
+  bool contains(DocId target) override {
+    if (target <= doc_) return target == doc_;
+    for (const auto& c : children_)
+      if (!c->contains(target)) return false;
+    return true;
+  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "and", cost());
     for (const auto& c : children_) c->explain(out, depth + 1);

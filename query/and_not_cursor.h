@@ -1,9 +1,12 @@
-// include minus exclude: each candidate of include is checked by advancing
-// the excluded cursor to it, so exclude is read only where include matches.
+// include minus exclude: each candidate of include is probed in exclude
+// (contains()), so exclude is read only where include matches, and an
+// excluded phrase checks positions only there.
 // Scores are include's (a negated part never scores).
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "query/all_docs_cursor.h"
 #include "query/doc_cursor.h"
@@ -40,6 +43,23 @@ class AndNotCursor final : public DocCursor {
     doc_ = kNoMoreDocs;
     return left - excluded;
   }
+  bool contains(DocId target) override {
+    if (target <= doc_) return target == doc_;
+    return include_->contains(target) && !exclude_->contains(target);
+  }
+  // A complement appends the runs between exclusions without per-doc calls.
+  void collect_remaining(std::vector<DocId>& out, DocId base) override {
+    if (!include_is_everything_) return DocCursor::collect_remaining(out, base);
+    const uint64_t end = include_->cost();  // doc count
+    uint64_t d = doc_;
+    while (d < end) {
+      uint64_t e = exclude_->doc();
+      if (e < d) e = exclude_->advance(static_cast<DocId>(d));
+      for (const uint64_t stop = std::min(e, end); d < stop; ++d) out.push_back(base + static_cast<DocId>(d));
+      d = e + 1;
+    }
+    doc_ = kNoMoreDocs;
+  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "and-not", cost());
     include_->explain(out, depth + 1);
@@ -51,9 +71,15 @@ class AndNotCursor final : public DocCursor {
  private:
   DocId skip_excluded(DocId d) {
     while (d != kNoMoreDocs) {
-      DocId e = exclude_->doc();
-      if (e < d) e = exclude_->advance(d);
-      if (e != d) break;
+      if (include_is_everything_) {
+        // A complement walks exclude anyway: iterate it, so it can still
+        // count and collect the rest (count_remaining, collect_remaining).
+        DocId e = exclude_->doc();
+        if (e < d) e = exclude_->advance(d);
+        if (e != d) break;
+      } else if (!exclude_->contains(d)) {
+        break;
+      }
       d = include_->next();
     }
     return doc_ = d;

@@ -29,6 +29,7 @@ class BitmapCursor final : public DocCursor {
     return doc_ = roaring_move_uint32_iterator_equalorlarger(&it_, target) ? it_.current_value : kNoMoreDocs;
   }
   uint64_t cost() const override { return cardinality_; }
+  bool contains(DocId target) override { return bitmap_->contains(target); }
   // Nothing left to save by caching: it is the cache.
   uint64_t work() const override { return 0; }
   uint64_t count_remaining() override {

@@ -40,7 +40,14 @@ class BitsetOrCursor final : public DocCursor {
   }
   uint64_t cost() const override { return count_; }
   uint64_t work() const override { return work_; }
+  void collect_remaining(std::vector<DocId>& out, DocId base) override {
+    for (DocId d = doc_; d != kNoMoreDocs; d = find_from(static_cast<uint64_t>(d) + 1)) out.push_back(base + d);
+    doc_ = kNoMoreDocs;
+  }
   float score() override { return scores_.empty() ? 0 : scores_[doc_]; }
+  bool contains(DocId target) override {
+    return (target >> 6) < words_.size() && (words_[target >> 6] >> (target & 63) & 1);
+  }
   uint64_t count_remaining() override {
     if (untouched_) {
       doc_ = kNoMoreDocs;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "index/postings.h"
 
@@ -35,6 +36,22 @@ class DocCursor {
     uint64_t n = 0;
     for (DocId d = doc_; d != kNoMoreDocs; d = next()) ++n;
     return n;
+  }
+  // Membership test for a filter that is only probed, never iterated (the
+  // excluded side of AND-NOT): targets must not decrease, and once probed a
+  // cursor may only be probed again. Phrases check positions only at the
+  // probed docs instead of finding every match in between. A composite's
+  // children may have moved past doc() while it was positioned, so a target
+  // <= doc() is answered from doc() (no match before it; doc() is one).
+  virtual bool contains(DocId target) {
+    DocId d = doc_;
+    if (d < target) d = advance(target);
+    return d == target;
+  }
+  // Appends the global ids (segment base + doc) of the matches from doc()
+  // on, consuming the cursor.
+  virtual void collect_remaining(std::vector<DocId>& out, DocId base) {
+    for (DocId d = doc_; d != kNoMoreDocs; d = next()) out.push_back(base + d);
   }
   // Appends one line per cursor of this subtree, indented by depth.
   virtual void explain(std::string& out, int depth) const = 0;

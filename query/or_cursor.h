@@ -49,6 +49,12 @@ class OrCursor final : public DocCursor {
     return w;
   }
   float score() override { return score_from(0); }
+  bool contains(DocId target) override {
+    if (target <= doc_) return target == doc_;
+    bool found = false;  // every child is probed, so each stays in step
+    for (const auto& c : children_) found = c->contains(target) || found;
+    return found;
+  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "or(heap)", cost());
     for (const auto& c : children_) c->explain(out, depth + 1);

@@ -69,6 +69,19 @@ class PhraseCursor final : public DocCursor {
     return 2 * w;  // positions cost about as much again as the doc ids
   }
   float score() override { return weight_ ? weight_->score(freq_, segment_->field_length(field_, doc_)) : 0; }
+  // Positions are read only when every token's postings hold target. The
+  // lead never passes a match it was not asked about (see find()), so a
+  // lead beyond target means target lacks the lead token.
+  bool contains(DocId target) override {
+    if (target <= doc_) return target == doc_;
+    for (uint32_t i : order_) {
+      PostingsCursor& c = approx_[i];
+      DocId d = c.doc();
+      if (d < target) d = c.advance(target);
+      if (d != target) return false;
+    }
+    return occurrences(target, false) > 0;
+  }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "phrase " + label_, cost()); }
 
  private:

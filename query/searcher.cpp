@@ -94,8 +94,7 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out) co
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   for (const auto& segment : index_->segments()) {
-    auto cursor = plan_segment(prepared, *segment.reader, options);
-    for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) out.push_back(segment.base + d);
+    plan_segment(prepared, *segment.reader, options)->collect_remaining(out, segment.base);
   }
 }
 

@@ -103,6 +103,13 @@ void check_steps(DocCursor& c, const std::vector<DocId>& expected, std::mt19937&
   EXPECT_EQ(c.advance(kDocs), kNoMoreDocs);
 }
 
+// Probes contains() at increasing targets (some repeated), as AND-NOT does.
+void check_probes(DocCursor& c, const std::vector<DocId>& expected, std::mt19937& rng) {
+  for (DocId t = rng() % 3; t < kDocs + 5; t += rng() % 4) {
+    ASSERT_EQ(c.contains(t), std::binary_search(expected.begin(), expected.end(), t)) << "target " << t;
+  }
+}
+
 std::vector<DocId> intersect(const std::vector<DocId>& a, const std::vector<DocId>& b) {
   std::vector<DocId> out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
@@ -169,6 +176,10 @@ TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
   }
   OrCursor heap(std::move(heap_kids));
   check_steps(heap, expected, rng_);
+  std::vector<std::unique_ptr<DocCursor>> probed_kids;
+  for (size_t t = 0; t < 4; ++t) probed_kids.push_back(postings_.term(terms_[t]));
+  OrCursor probed(std::move(probed_kids));
+  check_probes(probed, expected, rng_);
   BitsetOrCursor bitset(std::move(bitset_kids), kDocs, false);
   EXPECT_EQ(bitset.cost(), expected.size());
   check_steps(bitset, expected, rng_);
@@ -180,6 +191,8 @@ TEST_F(CursorTest, AndNotExcludes) {
       if (a == b) continue;
       AndNotCursor c(postings_.term(terms_[a]), postings_.term(terms_[b]));
       check_steps(c, subtract(sets_[a], sets_[b]), rng_);
+      AndNotCursor probed(postings_.term(terms_[a]), postings_.term(terms_[b]));
+      check_probes(probed, subtract(sets_[a], sets_[b]), rng_);
     }
   }
 }
@@ -200,6 +213,15 @@ TEST_F(CursorTest, AllDocsMinusNestedUnion) {
     EXPECT_EQ(counted.count_remaining(), complement.size() - skip) << skip;
     EXPECT_EQ(counted.doc(), kNoMoreDocs);
   }
+  // Probing a complement whose exclusion was walked past the probes at
+  // construction (a doc before doc() is never a match).
+  std::vector<std::unique_ptr<DocCursor>> dense;
+  dense.push_back(postings_.term(terms_[5]));
+  dense.push_back(postings_.term(terms_[4]));
+  auto rare_complement = std::make_unique<AndNotCursor>(std::make_unique<AllDocsCursor>(kDocs),
+                                                       std::make_unique<OrCursor>(std::move(dense)));
+  AndNotCursor nested(postings_.term(terms_[3]), std::move(rare_complement));
+  check_steps(nested, intersect(sets_[3], unite(sets_[5], sets_[4])), rng_);
   AllDocsCursor everything(kDocs);
   check_steps(everything, all, rng_);
   EXPECT_EQ(AllDocsCursor(0).doc(), kNoMoreDocs);
@@ -279,6 +301,16 @@ TEST(PhraseCursorTest, MatchesConsecutivePositionsOnly) {
     std::vector<DocId> expected = expect(phrase);
     ASSERT_FALSE(expected.empty());
     check_steps(c, expected, steps);
+    auto probed = phrase_cursor(phrase);
+    check_probes(probed, expected, steps);
+    // Excluding a phrase from every doc probes it; collecting walks it.
+    std::vector<DocId> all(kDocs), complement, collected;
+    for (DocId d = 0; d < kDocs; ++d) all[d] = d;
+    std::set_difference(all.begin(), all.end(), expected.begin(), expected.end(), std::back_inserter(complement));
+    AndNotCursor walked(std::make_unique<AllDocsCursor>(kDocs), std::make_unique<PhraseCursor>(phrase_cursor(phrase)));
+    walked.collect_remaining(collected, 10);
+    for (auto& d : collected) d -= 10;
+    EXPECT_EQ(collected, complement);
   }
 }
 
