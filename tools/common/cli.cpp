@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "analyzer/analyzer.h"  // detail::decode_utf8
+
 namespace fts::cli {
 
 void print_error(const char* tool, std::string_view message) {
@@ -21,7 +23,24 @@ void print_error(const char* tool, std::string_view message) {
 
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (unsigned char c : s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c >= 0x80) {
+      // JSON is UTF-8: copy well-formed sequences, and write each byte of a
+      // malformed one (dumps and queries may hold any bytes) as U+FFFD.
+      char32_t cp;
+      const size_t n = detail::decode_utf8(p, end, cp);
+      if (cp == detail::kNotToken) {
+        out += "\\ufffd";
+      } else {
+        out.append(reinterpret_cast<const char*>(p), n);
+      }
+      p += n;
+      continue;
+    }
+    ++p;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
