@@ -30,7 +30,7 @@ rm -rf "$dir/seeds"
 python3 fuzz/make_seeds.py "$dir/seeds"
 # The targets build their scratch indexes under TMPDIR; libFuzzer's exit
 # skips atexit cleanup, so keep them where this script removes them.
-export TMPDIR="$PWD/$dir/tmp"
+export TMPDIR="$PWD/$dir/tmp.$$"
 mkdir -p "$TMPDIR"
 trap 'rm -rf "$TMPDIR"' EXIT
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
