@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -26,6 +27,7 @@ namespace {
 
 constexpr size_t kBatchDocs = 256;
 constexpr size_t kQueueBatches = 4;
+constexpr size_t kMinRamMb = 16;
 
 // Documents analyzed by the adding thread, handed to the inverting thread.
 // Terms live back to back in pool; ends[i] is where term i ends.
@@ -60,6 +62,25 @@ void create_dir(const std::string& dir) {
   if (ec) throw IndexError(dir + ": cannot create directory: " + ec.message());
 }
 
+// The manifest a build replaces. A damaged one must not block rebuilding the
+// index in place: the new generation then goes past every segment file name
+// present, so nothing new collides with what is there.
+Manifest previous_manifest(const std::string& dir) {
+  if (!manifest_exists(dir)) return {};
+  try {
+    return read_manifest(dir);
+  } catch (const IndexError&) {
+    Manifest m;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      std::string name = entry.path().filename().string();
+      if (!name.starts_with("seg-")) continue;
+      m.generation = std::max<uint64_t>(m.generation, std::strtoull(name.c_str() + 4, nullptr, 10));
+    }
+    return m;
+  }
+}
+
 }  // namespace
 
 struct IndexWriter::Impl {
@@ -88,7 +109,7 @@ struct IndexWriter::Impl {
       : dir((create_dir(d), std::move(d))),
         options(std::move(o)),
         lock(dir),
-        previous(manifest_exists(dir) ? read_manifest(dir) : Manifest{}),
+        previous(previous_manifest(dir)),
         analyzer(options.stopwords) {
     if (options.threads > 1) worker = std::thread([this] { run_worker(); });
   }
@@ -99,7 +120,8 @@ struct IndexWriter::Impl {
     return "seg-" + std::to_string(previous.generation + 1) + "-" + std::to_string(next_segment++);
   }
 
-  size_t budget_bytes() const { return std::max<size_t>(options.ram_mb, 16) << 20; }
+  // Below 16 MB segments get too small to be worth their files.
+  size_t budget_bytes() const { return std::max<size_t>(options.ram_mb, kMinRamMb) << 20; }
 
   void analyze_into(Batch& b, Document&& doc) {
     uint32_t before = static_cast<uint32_t>(b.ends.size());

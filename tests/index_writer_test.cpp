@@ -239,3 +239,20 @@ TEST(IndexReader, DamagedFilesAreReportedNeverCrash) {
 
 }  // namespace
 }  // namespace fts
+
+namespace fts {
+namespace {
+
+TEST(IndexWriter, RebuildsInPlaceOverADamagedManifest) {
+  test::TempDir dir;
+  build(dir.str(), generate_docs(40, 10));
+  test::write_file(dir.str("MANIFEST"), "garbage");
+  EXPECT_THROW(IndexReader::open(dir.str()), IndexError);
+  build(dir.str(), generate_docs(30, 11));
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->doc_count(), 30u);
+  EXPECT_NO_THROW(index->check());
+}
+
+}  // namespace
+}  // namespace fts

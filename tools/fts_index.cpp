@@ -72,7 +72,7 @@ class Progress {
 int build(const std::vector<std::string>& args) {
   po::options_description named("build options");
   named.add_options()("index", po::value<std::string>()->required(), "index directory")(
-      "ram-mb", po::value<size_t>()->default_value(512), "memory budget of the inverter (MB)")(
+      "ram-mb", po::value<size_t>()->default_value(512), "memory budget of the inverter in MB (at least 16)")(
       "no-merge", "keep the flushed segments instead of merging them")(
       "stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
       "strict", "a malformed <doc> is an error instead of a skipped doc")(
