@@ -1,7 +1,9 @@
 // fts-bench: runs a query file against an index and prints the JSON lines of
 // ../shared/peers/README.md (one per query, then a summary), so
 // ../shared/peers/compare.py puts fts beside Lucene, Xapian and SQLite FTS5.
-//   fts-bench --index DIR --queries FILE [--mode count|top10] [--reps R] [--warmup W] [--warmup-s S]
+//   fts-bench --index DIR --queries FILE [--mode count|top10] [--reps R] [--warmup W] [--warmup-s S] [--cache-mb N]
+// The filter cache is off by default: the peers' harnesses disable theirs
+// (Lucene: setQueryCache(null)), so repetitions are not answered from bitmaps.
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -83,10 +85,12 @@ int main(int argc, char** argv) {
       "mode", po::value<std::string>()->default_value("count"), "count or top10")(
       "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
       "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
-      "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes");
+      "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
+      "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)");
   std::string dir, file, mode;
   int reps = 10, warmup = 1;
   double warmup_s = 2;
+  size_t cache_mb = 0;
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, named), vm);
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
     reps = vm["reps"].as<int>();
     warmup = vm["warmup"].as<int>();
     warmup_s = vm["warmup-s"].as<double>();
+    cache_mb = vm["cache-mb"].as<size_t>();
     if (mode != "count" && mode != "top10") throw po::error("--mode takes count or top10");
     if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
   } catch (const po::error& e) {
@@ -111,7 +116,7 @@ int main(int argc, char** argv) {
 
   try {
     bool top10 = mode == "top10";
-    Index index = Index::open(dir);
+    Index index = Index::open(dir, cache_mb << 20);
     std::vector<BenchQuery> queries;
     for (auto& text : read_queries(file)) {
       BenchQuery q;

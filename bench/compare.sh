@@ -1,0 +1,170 @@
+#!/bin/sh
+# Side-by-side benchmark of fts against Lucene 8, Xapian and SQLite FTS5 in one
+# run on one machine (../shared/peers harnesses). Ratios within one run are what
+# count: absolute times on a shared machine are noisy.
+#
+#   bench/compare.sh [--quick] [--corpus gcide|zipf1m|both] [--out DIR] [--reps N]
+#                    [--sets "and or ..."] [--skip-build] [--engines "fts lucene ..."]
+#
+#   --quick        fts and Lucene only
+#   --corpus       gcide (126k docs), zipf1m (1,000,000 docs generated with
+#                  ../shared/corpus/make-zipf-dump.py --seed 42 into OUT if absent) or both (default)
+#   --out DIR      results, indexes and the generated dump (default /tmp/fts-compare)
+#   --reps N       timed repetitions per query (default 10; the median is reported)
+#   --sets LIST    query sets (names in ../shared/queries without .txt; default: every *.txt)
+#   --skip-build   reuse the indexes and build lines already in OUT
+#
+# Writes OUT/CORPUS.ENGINE.build.json, OUT/CORPUS.QSET.ENGINE.MODE.jsonl,
+# OUT/CORPUS.compare.txt (../shared/peers/compare.py), OUT/CORPUS.targets.txt
+# (fts / Lucene ratios against the targets of BENCHMARKS.md) and
+# OUT/CORPUS.latency.svg (p50 latency per query set and engine).
+# Environment: FTS_BUILD (fts build directory, default build-perf, Release),
+# SHARED (default ../shared next to the repository), WARMUP_S (default 2).
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+SHARED=${SHARED:-$(cd "$REPO/../shared" && pwd)}
+PEERS=$SHARED/peers
+FTS_BUILD=${FTS_BUILD:-$REPO/build-perf}
+OUT=/tmp/fts-compare
+CORPORA="gcide zipf1m"
+REPS=10
+WARMUP_S=${WARMUP_S:-2}
+ENGINES="fts lucene xapian sqlite-fts5"
+SETS=""
+SKIP_BUILD=0
+
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) ENGINES="fts lucene" ;;
+    --engines) ENGINES=$2; shift ;;
+    --corpus)
+      case "$2" in gcide | zipf1m) CORPORA=$2 ;; both) CORPORA="gcide zipf1m" ;; *) usage ;; esac
+      shift ;;
+    --out) OUT=$2; shift ;;
+    --reps) REPS=$2; shift ;;
+    --sets) SETS=$2; shift ;;
+    --skip-build) SKIP_BUILD=1 ;;
+    -h | --help) usage ;;
+    *) echo "compare.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+  shift
+done
+[ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && ls *.txt | sed 's/\.txt$//' | tr '\n' ' ')
+mkdir -p "$OUT/index"
+log() { echo "== $*" >&2; }
+
+# fts in Release, built only when the binaries are missing (rebuild by hand after changes).
+if [ ! -x "$FTS_BUILD/fts-index" ] || [ ! -x "$FTS_BUILD/fts-bench" ] || [ ! -x "$FTS_BUILD/fts-search" ]; then
+  log "building fts (Release) in $FTS_BUILD"
+  cmake -S "$REPO" -B "$FTS_BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$FTS_BUILD" -j2 --target fts-index fts-bench fts-search >/dev/null
+fi
+
+dump_of() {
+  case "$1" in
+    gcide) echo "$SHARED/corpus/gcide.xml.gz" ;;
+    zipf1m)
+      if [ ! -f "$OUT/zipf1m.xml.gz" ]; then
+        log "generating the 1,000,000-doc dump (seed 42)"
+        python3 "$SHARED/corpus/make-zipf-dump.py" 1000000 "$OUT/zipf1m.xml.gz.tmp" --seed 42 >&2
+        mv "$OUT/zipf1m.xml.gz.tmp" "$OUT/zipf1m.xml.gz"
+      fi
+      echo "$OUT/zipf1m.xml.gz" ;;
+  esac
+}
+
+# Sum of the sizes of the files in DIR whose names end in one of the given suffixes.
+bytes_of() {
+  dir=$1; shift
+  total=0
+  for suffix in "$@"; do
+    for f in "$dir"/*"$suffix"; do
+      [ -f "$f" ] && total=$((total + $(stat -c %s "$f")))
+    done
+  done
+  echo $total
+}
+
+# fts build: the line of the peers' schema. index_bytes leaves the doc store
+# (.docs, which Lucene's index does not have) out; postings_dict_bytes is the
+# part the size target is about (postings + positions + dictionary).
+build_fts() {
+  dump=$1 dir=$2 json=$3
+  t0=$(date +%s.%N)
+  "$FTS_BUILD/fts-index" build --index "$dir" --ram-mb 256 "$dump" 2>"$json.err"
+  t1=$(date +%s.%N)
+  summary=$(tail -n 1 "$json.err")
+  docs=$(echo "$summary" | sed -n 's/^fts-index: \([0-9]*\) docs.*/\1/p')
+  peak=$(echo "$summary" | sed -n 's/.*peak memory \([0-9.]*\) MB.*/\1/p')
+  pd=$(bytes_of "$dir" .post .pos .dict)
+  norms=$(bytes_of "$dir" .norms)
+  store=$(bytes_of "$dir" .docs)
+  printf '{"engine":"fts","docs":%s,"build_s":%s,"index_bytes":%s,"peak_rss_mb":%s,"postings_dict_bytes":%s,"docstore_bytes":%s}\n' \
+    "$docs" "$(echo "$t1 - $t0" | bc)" "$((pd + norms))" "$peak" "$pd" "$store" >"$json"
+}
+
+for corpus in $CORPORA; do
+  dump=$(dump_of "$corpus")
+  for e in $ENGINES; do
+    idx=$OUT/index/$corpus.$e
+    json=$OUT/$corpus.$e.build.json
+    if [ "$SKIP_BUILD" = 0 ] || [ ! -s "$json" ]; then
+      log "$e build $corpus"
+      if [ "$e" = fts ]; then
+        build_fts "$dump" "$idx" "$json"
+      else
+        "$PEERS/run.sh" "$e" build "$dump" "$idx" >"$json" 2>"$json.err" || {
+          echo "!! $e build failed (see $json.err)" >&2; rm -f "$json"; continue; }
+      fi
+      cat "$json" >&2
+    fi
+    # The size target compares postings + dictionary; Lucene's are .doc .pos .tim .tip.
+    if [ "$e" = lucene ] && ! grep -q postings_dict_bytes "$json"; then
+      pd=$(bytes_of "$idx" .doc .pos .tim .tip)
+      sed -i "s/}\$/,\"postings_dict_bytes\":$pd}/" "$json"
+    fi
+    for qs in $SETS; do
+      for mode in count top10; do
+        log "$e $mode $corpus/$qs"
+        qf=$SHARED/queries/$qs.txt
+        res=$OUT/$corpus.$qs.$e.$mode.jsonl
+        if [ "$e" = fts ]; then
+          "$FTS_BUILD/fts-bench" --index "$idx" --queries "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
+        else
+          "$PEERS/run.sh" "$e" query "$idx" "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
+        fi
+      done
+    done
+  done
+  # Opening an index and answering one query from a fresh process (index in the page cache).
+  if [ -d "$OUT/index/$corpus.fts" ]; then
+    python3 - "$FTS_BUILD/fts-search" "$OUT/index/$corpus.fts" >"$OUT/$corpus.cold.json" <<'EOF'
+import json, resource, statistics, subprocess, sys, time
+tool, index = sys.argv[1:3]
+def runs(cmd, n=21):
+    wall, cpu = [], []
+    for _ in range(n):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        wall.append((time.perf_counter() - t0) * 1000)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
+    return statistics.median(wall), statistics.median(cpu), max(wall)
+wall, cpu, worst = runs([tool, "--index", index, "--limit", "10", "wild cat"])
+spawn, spawn_cpu, _ = runs(["/bin/true"])
+# Wall time on a loaded 2-core machine is mostly waiting for a core; the
+# process's own CPU time (user + sys) is the figure that does not depend on load.
+print(json.dumps({"engine": "fts", "cold_query_ms_median": round(wall, 2), "cold_query_ms_max": round(worst, 2),
+                  "cold_query_cpu_ms_median": round(cpu, 2), "spawn_true_ms_median": round(spawn, 2), "runs": 21}))
+EOF
+  fi
+  log "comparison $corpus"
+  files=$(ls "$OUT/$corpus".*.jsonl "$OUT/$corpus".*.build.json 2>/dev/null)
+  # shellcheck disable=SC2086
+  python3 "$PEERS/compare.py" $files >"$OUT/$corpus.compare.txt" || true
+  python3 "$HERE/report.py" --corpus "$corpus" --out "$OUT" >"$OUT/$corpus.targets.txt"
+  cat "$OUT/$corpus.compare.txt" "$OUT/$corpus.targets.txt"
+done
