@@ -65,7 +65,7 @@ for t in "${targets[@]}"; do
   "$bin" "${opts[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$dir/seeds/$t" >"$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  crashes=$(ls -A "$artifacts" | wc -l)
+  crashes=$(ls -A "$artifacts" | grep -vc "^slow-unit-" || true)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
   summary+=("$(printf '%-18s %4ss  %10s execs  cov %6s  exit %d  artifacts %d' "$t" "$seconds" "$execs" "$cov" "$status" "$crashes")")
   if [ "$status" -ne 0 ]; then

@@ -275,6 +275,19 @@ TEST_F(FaultInjection, FileSizeLimitSweepGivesOneLineErrorAndKeepsIndex) {
     EXPECT_EQ(open_check_count(dir), expected_[0]) << "limit " << limit;
     EXPECT_EQ(stray_files(dir), std::vector<std::string>{}) << "limit " << limit << " left files behind";
   }
+  // The same full disk under stderr: the error line cannot be written, the
+  // exit code must still say "runtime error" (it was an abort: the failed
+  // write of the message threw out of the error handler).
+  const std::string err_file = tmp_.str("stderr-on-full-disk.txt");
+  Outcome r = run_tool(build_argv(dir, dumps_[1]), [&err_file] {
+    signal(SIGXFSZ, SIG_IGN);
+    int fd = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) dup2(fd, 2);
+    rlimit rl{0, 0};
+    setrlimit(RLIMIT_FSIZE, &rl);
+  });
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(open_check_count(dir), expected_[0]);
   std::printf("file-size limits: %d builds failed cleanly, previous index intact each time\n", failed);
   EXPECT_GE(failed, 5);
 }

@@ -18,7 +18,11 @@ void print_error(const char* tool, std::string_view message) {
   for (char& c : line) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  fmt::print(stderr, "{}: {}\n", tool, line);
+  // fwrite, not fmt::print: this runs in error handlers, and a stderr that
+  // cannot take the line (a file on the full disk that caused the error)
+  // must not turn exit 1 into an exception escaping main (abort).
+  const std::string text = fmt::format("{}: {}\n", tool, line);
+  (void)std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void append_json_string(std::string& out, std::string_view s) {
