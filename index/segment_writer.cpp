@@ -1,6 +1,9 @@
 #include "index/segment_writer.h"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include "index/bytes.h"
 #include "index/postings.h"
@@ -61,6 +64,21 @@ void merge_any(const DecodedPostings& a, const DecodedPostings& b, DecodedPostin
   }
 }
 
+// TermInfos of the field lists a merge writes with their term's kAny key,
+// handed to the field keys later (every field visits terms in the same order).
+class SharedPostingsQueue {
+ public:
+  void push(const TermInfo& info) { infos_.push_back(info); }
+  TermInfo pop() {
+    if (next_ >= infos_.size()) throw std::logic_error("shared postings queue out of step with the terms");
+    return infos_[next_++];
+  }
+
+ private:
+  std::vector<TermInfo> infos_;
+  size_t next_ = 0;
+};
+
 uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
 
 }  // namespace
@@ -108,28 +126,39 @@ SegmentInfo SegmentWriter::finish() {
   PostingsWriter field_writer(post, &pos);
   TermDictWriter dict(dict_file);
 
-  // Keys sort by field byte first, so all kAny keys precede kTitle keys,
-  // which precede kAbstract keys.
+  // A term found in one field only has the same docs and freqs under kAny
+  // as in that field, so both keys share that field's list. Each term's
+  // lists are written together (title, abstract, then kAny if not shared) so
+  // the dictionary's offset deltas between neighbouring keys stay small.
+  // Keys sort by field byte first: all kAny keys, then kTitle, then kAbstract.
   std::vector<uint32_t> ids = inverter_.sorted_term_ids();
+  std::vector<TermInfo> infos[3];  // kAny, kTitle, kAbstract; by position in ids
+  for (auto& v : infos) v.resize(ids.size());
   DecodedPostings title, abstract, any;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const Inverter::Term& t = inverter_.term(ids[i]);
+    DecodedPostings* decoded[2] = {&title, &abstract};
+    for (int f = 0; f < 2; ++f) {
+      if (t.fields[f].doc_freq == 0) continue;
+      decode(t.fields[f], *decoded[f]);
+      infos[1 + f][i] = field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions);
+    }
+    if (t.fields[0].doc_freq == 0 || t.fields[1].doc_freq == 0) {
+      infos[0][i] = infos[t.fields[0].doc_freq == 0 ? 2 : 1][i];
+      infos[0][i].positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
+    } else {
+      merge_any(title, abstract, any);
+      infos[0][i] = any_writer.write(any.docs, any.freqs, {});
+    }
+  }
   std::string key;
   for (Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
-    for (uint32_t id : ids) {
-      const Inverter::Term& t = inverter_.term(id);
-      TermInfo info;
-      if (field == Field::kAny) {
-        decode(t.fields[0], title);
-        decode(t.fields[1], abstract);
-        merge_any(title, abstract, any);
-        info = any_writer.write(any.docs, any.freqs, {});
-      } else {
-        const Inverter::Postings& p = t.fields[field == Field::kTitle ? 0 : 1];
-        if (p.doc_freq == 0) continue;
-        decode(p, title);
-        info = field_writer.write(title.docs, title.freqs, title.positions);
-      }
+    const int slot = field == Field::kAny ? 0 : field == Field::kTitle ? 1 : 2;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const Inverter::Term& t = inverter_.term(ids[i]);
+      if (slot > 0 && t.fields[slot - 1].doc_freq == 0) continue;
       key = term_key(field, t.text);
-      dict.add(key, info);
+      dict.add(key, infos[slot][i]);
     }
   }
   dict.finish();
@@ -176,6 +205,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
     its.push_back(seg->terms().begin());
   }
   DecodedPostings out;
+  SharedPostingsQueue shared[2];  // title, abstract
   std::vector<uint32_t> doc_positions;
   std::string key;
   for (;;) {
@@ -190,24 +220,62 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
     }
     if (!smallest) break;
     key.assign(min_key);
-    bool with_positions = !key.empty() && key[0] != static_cast<char>(Field::kAny);
-    out.clear();
-    for (size_t s = 0; s < its.size(); ++s) {
-      if (!its[s].valid() || its[s].key() != key) continue;
-      auto field = static_cast<Field>(key[0]);
-      PostingsCursor c = inputs[s]->cursor(field, its[s].info());
-      for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-        out.docs.push_back(bases[s] + d);
-        out.freqs.push_back(c.freq());
-        if (with_positions) {
+    if (key.empty()) throw std::logic_error("merge: empty dictionary key");
+    const auto key_field = static_cast<Field>(key[0]);
+    if (key_field != Field::kAny) {
+      // Written with its term's kAny key (kAny keys sort first, terms in the
+      // same order in every field).
+      for (auto& it : its) {
+        if (it.valid() && it.key() == key) it.next();
+      }
+      dict.add(key, shared[key_field == Field::kTitle ? 0 : 1].pop());
+      continue;
+    }
+    // As in SegmentWriter::finish: the term's title and abstract lists, then
+    // its kAny list unless it occurs in one field only and shares that list.
+    const std::string_view term = std::string_view(key).substr(1);
+    TermInfo field_info[2];
+    bool has[2] = {false, false};
+    for (int f = 0; f < 2; ++f) {
+      const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
+      out.clear();
+      for (size_t s = 0; s < its.size(); ++s) {
+        if (!its[s].valid() || its[s].key() != key) continue;
+        std::optional<TermInfo> found = inputs[s]->lookup(field, term);
+        if (!found) continue;
+        PostingsCursor c = inputs[s]->cursor(field, *found);
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          out.docs.push_back(bases[s] + d);
+          out.freqs.push_back(c.freq());
           c.positions(doc_positions);
           out.positions.insert(out.positions.end(), doc_positions.begin(), doc_positions.end());
         }
       }
+      if (out.docs.empty()) continue;
+      has[f] = true;
+      field_info[f] = field_writer.write(out.docs, out.freqs, out.positions);
+      shared[f].push(field_info[f]);
+    }
+    TermInfo info;
+    if (has[0] != has[1]) {
+      info = field_info[has[0] ? 0 : 1];
+      info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
+    } else if (!has[0]) {
+      throw std::logic_error("merge: term under kAny without its field keys");
+    }
+    out.clear();
+    for (size_t s = 0; s < its.size(); ++s) {
+      if (!its[s].valid() || its[s].key() != key) continue;
+      if (has[0] && has[1]) {
+        PostingsCursor c = inputs[s]->cursor(Field::kAny, its[s].info());
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          out.docs.push_back(bases[s] + d);
+          out.freqs.push_back(c.freq());
+        }
+      }
       its[s].next();
     }
-    TermInfo info = with_positions ? field_writer.write(out.docs, out.freqs, out.positions)
-                                   : any_writer.write(out.docs, out.freqs, {});
+    if (has[0] && has[1]) info = any_writer.write(out.docs, out.freqs, {});
     dict.add(key, info);
   }
   dict.finish();
