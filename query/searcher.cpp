@@ -32,6 +32,27 @@ Searcher::Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions opt
 
 Searcher::~Searcher() = default;
 
+namespace {
+
+// Whether some term or phrase is reached through an even number of NOTs
+// (NOT NOT x scores x), i.e. whether any hit can score above 0.
+bool has_positive_leaf(const QueryNode& node, bool negated) {
+  switch (node.kind) {
+    case QueryNode::Kind::kTerm:
+    case QueryNode::Kind::kPhrase:
+      return !negated;
+    case QueryNode::Kind::kNot:
+      return has_positive_leaf(*node.children[0], !negated);
+    default:
+      for (const auto& c : node.children) {
+        if (has_positive_leaf(*c, negated)) return true;
+      }
+      return false;
+  }
+}
+
+}  // namespace
+
 SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& request) const {
   SearchResponse response;
   if (!query) return response;
@@ -45,7 +66,10 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   PreparedQuery prepared(*query, *index_, true);
   const PlanOptions options = impl_->plan_options(*index_, true);
   std::vector<ScoredDoc> hits;
-  if (request.order == SearchRequest::Order::kScore) {
+  // Without a positive leaf every score is 0 and ties go to the lower doc id,
+  // so the best hits are the first ones: stop collecting early (a complement
+  // such as -steer has nearly every doc as a hit).
+  if (request.order == SearchRequest::Order::kScore && has_positive_leaf(*query, false)) {
     TopK top(wanted);
     for (const auto& segment : index_->segments()) {
       auto cursor = plan_segment(prepared, *segment.reader, options);
