@@ -19,6 +19,18 @@ inline void put_varint(std::string& out, uint64_t v) {
   out.push_back(static_cast<char>(v));
 }
 
+// Unaligned little-endian loads from mapped files.
+inline uint32_t load_u32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline uint64_t load_u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
 // A cursor over bytes; every get_* returns false (and stays put) when the
 // bytes run out or a varint is malformed.
 class ByteReader {

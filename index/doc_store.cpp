@@ -37,16 +37,6 @@ constexpr size_t kTailSize = 8 + 8 + 4 + 4;
 // (a few huge documents) are not worth the memory.
 constexpr uint64_t kCacheMaxBytes = 1 << 20;
 
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
 
 void put_field(std::string& out, const std::string& s) {
   put_varint(out, s.size());

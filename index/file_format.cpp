@@ -80,16 +80,6 @@ CrcFn pick_crc() {
 
 // ---- small helpers ---------------------------------------------------------
 
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
 
 std::string dir_of(const std::string& path) {
   auto slash = path.find_last_of('/');

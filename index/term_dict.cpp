@@ -40,16 +40,6 @@ uint64_t zigzag(uint64_t delta) {
 }
 uint64_t unzigzag(uint64_t u) { return (u >> 1) ^ (~(u & 1) + 1); }
 
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
 
 size_t common_prefix(std::string_view a, std::string_view b) {
   size_t n = std::min(a.size(), b.size()), i = 0;
