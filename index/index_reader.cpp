@@ -4,9 +4,10 @@
 
 namespace fts {
 
-std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
-  Manifest m = read_manifest(dir);
-  std::vector<Segment> segments;
+namespace {
+
+std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const Manifest& m) {
+  std::vector<IndexReader::Segment> segments;
   DocId base = 0;
   for (const auto& info : m.segments) {
     auto reader = SegmentReader::open(dir, info.name);
@@ -15,10 +16,26 @@ std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
                        " docs, the manifest says " + std::to_string(info.doc_count));
     }
     if (uint64_t(base) + info.doc_count >= kNoMoreDocs) throw IndexError(dir + ": too many documents");
-    segments.push_back(Segment{std::move(reader), base});
+    segments.push_back(IndexReader::Segment{std::move(reader), base});
     base += info.doc_count;
   }
   return std::make_shared<IndexReader>(dir, m.generation, std::move(segments), Stopwords(m.stopwords));
+}
+
+}  // namespace
+
+std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
+  // A commit may land between reading the manifest and mapping its segments,
+  // and then removes the files the old manifest named. Mapped files stay
+  // valid, but one not yet mapped is gone: read the new manifest and retry.
+  for (int attempt = 0;; ++attempt) {
+    Manifest m = read_manifest(dir);
+    try {
+      return open_segments(dir, m);
+    } catch (const IndexError&) {
+      if (attempt >= 20 || read_manifest(dir).generation == m.generation) throw;
+    }
+  }
 }
 
 IndexReader::IndexReader(std::string dir, uint64_t generation, std::vector<Segment> segments, Stopwords stopwords)
