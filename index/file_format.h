@@ -12,7 +12,8 @@
 
 namespace fts {
 
-inline constexpr uint32_t kFormatVersion = 1;
+// 2: term dictionary entries omit total_freq when it equals doc_freq.
+inline constexpr uint32_t kFormatVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero
 // (16 bytes, so payloads start 16-byte aligned in the mapping); footer =

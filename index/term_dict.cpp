@@ -6,11 +6,13 @@
 //               index); entry i > 0 stores varint shared-prefix length with
 //               the previous key, varint suffix length, the suffix bytes and
 //               the TermInfo.
-//   TermInfo    varint (doc_freq << 1 | raw_total), varint total_freq -
-//               doc_freq (total_freq itself when raw_total, which only a
-//               TermInfo with total_freq < doc_freq needs), zigzag varint
-//               deltas of postings_offset and positions_offset from the
-//               previous entry of the block (from 0 for entry 0).
+//   TermInfo    varint (doc_freq << 2 | total kind), then by kind: 0 no
+//               more (total_freq == doc_freq: every freq is 1, the case of
+//               most terms), 1 varint total_freq - doc_freq - 1, 2 varint
+//               total_freq (only a TermInfo with total_freq < doc_freq needs
+//               it); then zigzag varint deltas of postings_offset and
+//               positions_offset from the previous entry of the block (from 0
+//               for entry 0).
 //   first keys  concatenated first keys of all blocks
 //   u32 × (blocks + 1)  start of each first key in the first-key region
 //   u64 × (blocks + 1)  start of each block (the last = end of the blocks)
@@ -48,20 +50,29 @@ size_t common_prefix(std::string_view a, std::string_view b) {
 }
 
 void put_info(std::string& out, const TermInfo& info, const TermInfo& prev) {
-  bool raw_total = info.total_freq < info.doc_freq;
-  put_varint(out, (uint64_t{info.doc_freq} << 1) | (raw_total ? 1 : 0));
-  put_varint(out, raw_total ? info.total_freq : info.total_freq - info.doc_freq);
+  const uint64_t df = info.doc_freq;
+  if (info.total_freq == df) {
+    put_varint(out, df << 2);
+  } else if (info.total_freq > df) {
+    put_varint(out, df << 2 | 1);
+    put_varint(out, info.total_freq - df - 1);
+  } else {
+    put_varint(out, df << 2 | 2);
+    put_varint(out, info.total_freq);
+  }
   put_varint(out, zigzag(info.postings_offset - prev.postings_offset));
   put_varint(out, zigzag(info.positions_offset - prev.positions_offset));
 }
 
 // Decodes one TermInfo over prev (in place); false when the bytes are bad.
 bool get_info(ByteReader& r, TermInfo& info) {
-  uint64_t df, total, post, pos;
-  if (!r.get_varint(df) || !r.get_varint(total) || !r.get_varint(post) || !r.get_varint(pos)) return false;
-  if ((df >> 1) > UINT32_MAX) return false;
-  info.doc_freq = static_cast<uint32_t>(df >> 1);
-  info.total_freq = (df & 1) ? total : total + info.doc_freq;
+  uint64_t df, total = 0, post, pos;
+  if (!r.get_varint(df) || (df >> 2) > UINT32_MAX) return false;
+  const uint64_t kind = df & 3;
+  if (kind == 3 || (kind != 0 && !r.get_varint(total))) return false;
+  if (!r.get_varint(post) || !r.get_varint(pos)) return false;
+  info.doc_freq = static_cast<uint32_t>(df >> 2);
+  info.total_freq = kind == 0 ? info.doc_freq : kind == 1 ? info.doc_freq + total + 1 : total;
   info.postings_offset += unzigzag(post);
   info.positions_offset += unzigzag(pos);
   return true;
