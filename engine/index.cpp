@@ -1,4 +1,5 @@
 #include <mutex>
+#include <optional>
 
 #include "analyzer/analyzer.h"
 #include "engine/fts.h"
@@ -26,6 +27,20 @@ struct Index::Shared {
     std::lock_guard lk(mu);
     idle.push_back(std::move(a));
   }
+
+  // An analyzer borrowed for one call, returned however the call ends.
+  class Lease {
+   public:
+    explicit Lease(Shared& pool) : pool_(pool), analyzer_(pool.borrow()) {}
+    ~Lease() { pool_.give_back(std::move(analyzer_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Analyzer& operator*() { return *analyzer_; }
+
+   private:
+    Shared& pool_;
+    std::unique_ptr<Analyzer> analyzer_;
+  };
 };
 
 Index Index::open(const std::string& dir, size_t cache_bytes) {
@@ -35,15 +50,9 @@ Index Index::open(const std::string& dir, size_t cache_bytes) {
 }
 
 Query Index::parse(std::string_view text) const {
-  auto analyzer = shared_->borrow();
+  Shared::Lease analyzer(*shared_);
   Query q;
-  try {
-    q.root_ = parse_query(text, *analyzer);
-  } catch (...) {
-    shared_->give_back(std::move(analyzer));
-    throw;
-  }
-  shared_->give_back(std::move(analyzer));
+  q.root_ = parse_query(text, *analyzer);
   return q;
 }
 
@@ -60,7 +69,7 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
   SearchResponse response = shared_->searcher.search(query.root(), request);
   Results results;
   results.total_hits = response.total_hits;
-  std::unique_ptr<Analyzer> analyzer;
+  std::optional<Shared::Lease> analyzer;  // for snippets, only when there are hits
   for (const ScoredDoc& d : response.hits) {
     Hit hit;
     hit.doc = d.doc;
@@ -69,12 +78,11 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
       StoredDoc stored = shared_->reader->stored(d.doc);
       hit.title = std::move(stored.title);
       hit.url = std::move(stored.url);
-      if (!analyzer) analyzer = shared_->borrow();
-      make_snippet(stored.abstract, query.root(), *analyzer, options.snippet_chars, hit.snippet, hit.highlights);
+      if (!analyzer) analyzer.emplace(*shared_);
+      make_snippet(stored.abstract, query.root(), **analyzer, options.snippet_chars, hit.snippet, hit.highlights);
     }
     results.hits.push_back(std::move(hit));
   }
-  if (analyzer) shared_->give_back(std::move(analyzer));
   return results;
 }
 
