@@ -81,6 +81,26 @@ class SharedPostingsQueue {
 
 uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
 
+// The files written from postings (postings, positions, dictionary) with
+// their writers, as a segment flush and a merge both need them.
+struct PostingsFiles {
+  PostingsFiles(const std::string& dir, const std::string& name)
+      : post(segment_file(dir, name, "post"), FileKind::kPostings),
+        pos(segment_file(dir, name, "pos"), FileKind::kPositions),
+        dict_file(segment_file(dir, name, "dict"), FileKind::kTermDict) {}
+  void finish() {
+    dict.finish();
+    post.finish();
+    pos.finish();
+    dict_file.finish();
+  }
+
+  FileWriter post, pos, dict_file;
+  PostingsWriter any_writer{post, nullptr};
+  PostingsWriter field_writer{post, &pos};
+  TermDictWriter dict{dict_file};
+};
+
 }  // namespace
 
 void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) {
@@ -119,12 +139,7 @@ SegmentInfo SegmentWriter::finish() {
   docs_->finish();
   docs_file_->finish();
 
-  FileWriter post(segment_file(dir_, name_, "post"), FileKind::kPostings);
-  FileWriter pos(segment_file(dir_, name_, "pos"), FileKind::kPositions);
-  FileWriter dict_file(segment_file(dir_, name_, "dict"), FileKind::kTermDict);
-  PostingsWriter any_writer(post, nullptr);
-  PostingsWriter field_writer(post, &pos);
-  TermDictWriter dict(dict_file);
+  PostingsFiles files(dir_, name_);
 
   // A term found in one field only has the same docs and freqs under kAny
   // as in that field, so both keys share that field's list. Each term's
@@ -141,14 +156,14 @@ SegmentInfo SegmentWriter::finish() {
     for (int f = 0; f < 2; ++f) {
       if (t.fields[f].doc_freq == 0) continue;
       decode(t.fields[f], *decoded[f]);
-      infos[1 + f][i] = field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions);
+      infos[1 + f][i] = files.field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions);
     }
     if (t.fields[0].doc_freq == 0 || t.fields[1].doc_freq == 0) {
       infos[0][i] = infos[t.fields[0].doc_freq == 0 ? 2 : 1][i];
       infos[0][i].positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
     } else {
       merge_any(title, abstract, any);
-      infos[0][i] = any_writer.write(any.docs, any.freqs, {});
+      infos[0][i] = files.any_writer.write(any.docs, any.freqs, {});
     }
   }
   std::string key;
@@ -158,13 +173,10 @@ SegmentInfo SegmentWriter::finish() {
       const Inverter::Term& t = inverter_.term(ids[i]);
       if (slot > 0 && t.fields[slot - 1].doc_freq == 0) continue;
       key = term_key(field, t.text);
-      dict.add(key, infos[slot][i]);
+      files.dict.add(key, infos[slot][i]);
     }
   }
-  dict.finish();
-  post.finish();
-  pos.finish();
-  dict_file.finish();
+  files.finish();
   write_norms(segment_file(dir_, name_, "norms"), inverter_.field_lengths());
   return SegmentInfo{name_, inverter_.doc_count()};
 }
@@ -189,12 +201,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
     write_norms(segment_file(dir, name, "norms"), lengths);
   }
 
-  FileWriter post(segment_file(dir, name, "post"), FileKind::kPostings);
-  FileWriter pos(segment_file(dir, name, "pos"), FileKind::kPositions);
-  FileWriter dict_file(segment_file(dir, name, "dict"), FileKind::kTermDict);
-  PostingsWriter any_writer(post, nullptr);
-  PostingsWriter field_writer(post, &pos);
-  TermDictWriter dict(dict_file);
+  PostingsFiles files(dir, name);
 
   std::vector<DocId> bases;
   DocId base = 0;
@@ -228,7 +235,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       for (auto& it : its) {
         if (it.valid() && it.key() == key) it.next();
       }
-      dict.add(key, shared[key_field == Field::kTitle ? 0 : 1].pop());
+      files.dict.add(key, shared[key_field == Field::kTitle ? 0 : 1].pop());
       continue;
     }
     // As in SegmentWriter::finish: the term's title and abstract lists, then
@@ -253,7 +260,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       }
       if (out.docs.empty()) continue;
       has[f] = true;
-      field_info[f] = field_writer.write(out.docs, out.freqs, out.positions);
+      field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions);
       shared[f].push(field_info[f]);
     }
     TermInfo info;
@@ -275,13 +282,10 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       }
       its[s].next();
     }
-    if (has[0] && has[1]) info = any_writer.write(out.docs, out.freqs, {});
-    dict.add(key, info);
+    if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {});
+    files.dict.add(key, info);
   }
-  dict.finish();
-  post.finish();
-  pos.finish();
-  dict_file.finish();
+  files.finish();
   return SegmentInfo{name, base};
 }
 
