@@ -115,9 +115,14 @@ class BruteForce {
         break;
       case QueryNode::Kind::kNot: {
         const QueryNode& c = *node.children[0];
+        if (c.kind == QueryNode::Kind::kNot) {
+          // NOT NOT x is x, scores included. Evaluating x once per level
+          // keeps a chain of 40 NOTs linear, not 2^20 evaluations.
+          out = evaluate(*c.children[0]);
+          break;
+        }
         Result r = evaluate(c);
         for (DocId d = 0; d < n_docs; ++d) out.match[d] = !r.match[d];
-        if (c.kind == QueryNode::Kind::kNot) out.score = evaluate(*c.children[0]).score;
         break;
       }
     }
