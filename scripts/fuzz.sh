@@ -62,6 +62,8 @@ for t in "${targets[@]}"; do
   status=0
   # -timeout: one input taking over 30 s (sanitized, maybe on a busy
   # machine) is a hang; -rss_limit_mb bounds memory.
+  # Under CI a fixed seed makes a failing run reproducible.
+  [ "${CI:-}" = true ] && opts+=(-seed=1)
   "$bin" "${opts[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$dir/seeds/$t" >"$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
