@@ -62,7 +62,8 @@ StoredDoc IndexReader::stored(DocId doc) const {
   for (const auto& s : segments_) {
     if (doc >= s.base && doc - s.base < s.reader->doc_count()) return s.reader->doc_store().get(doc - s.base);
   }
-  throw std::out_of_range("doc id " + std::to_string(doc) + " is not in the index");
+  // Ids come from postings: one past the index means they are damaged.
+  throw IndexError(dir_ + ": doc id " + std::to_string(doc) + " is not in the index (damaged postings)");
 }
 
 void IndexReader::check() const {

@@ -36,6 +36,7 @@ class IndexReader {
   double average_field_length(Field field) const;
 
   // Stored fields of a global doc id.
+  // Throws IndexError for an id outside the index (damaged postings).
   StoredDoc stored(DocId doc) const;
   // Verifies every file (fts-index check); throws IndexError at the first damage.
   void check() const;
