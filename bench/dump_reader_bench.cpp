@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "index/dump_reader.h"
+#include "dump/dump_reader.h"
 
 namespace {
 

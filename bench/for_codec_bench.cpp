@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "index/for_codec.h"
-#include "index/postings.h"
+#include "index/format/for_codec.h"
+#include "index/format/postings.h"
 
 namespace fts {
 namespace {

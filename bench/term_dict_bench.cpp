@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "index/doc_store.h"
-#include "index/term_dict.h"
+#include "index/format/doc_store.h"
+#include "index/format/term_dict.h"
 
 namespace fts {
 namespace {

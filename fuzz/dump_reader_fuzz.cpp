@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "fuzz_support.h"
-#include "index/dump_reader.h"
+#include "dump/dump_reader.h"
 
 namespace {
 

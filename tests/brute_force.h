@@ -17,7 +17,8 @@
 #include <vector>
 
 #include "analyzer/analyzer.h"
-#include "index/document.h"
+#include "dump/document.h"
+#include "index/format/fields.h"
 #include "query/query_node.h"
 #include "query/searcher.h"
 

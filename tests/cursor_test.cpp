@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "index/file_format.h"
-#include "index/postings.h"
+#include "index/format/file_format.h"
+#include "index/format/postings.h"
 #include "query/all_docs_cursor.h"
 #include "query/and_cursor.h"
 #include "query/and_not_cursor.h"

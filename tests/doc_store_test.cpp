@@ -1,5 +1,5 @@
 // Doc store: round trip, random access, threads, huge fields, damage.
-#include "index/doc_store.h"
+#include "index/format/doc_store.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 // DumpReader: fields and XML quirks, plain/gzip/stdin input, damage handling
 // (every fatal case is one DumpError naming the file), chunk boundaries and
 // the shared corpora.
-#include "index/dump_reader.h"
+#include "dump/dump_reader.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "engine/fts.h"
-#include "index/manifest.h"
+#include "index/format/manifest.h"
 #include "support/test_support.h"
 
 namespace fts {

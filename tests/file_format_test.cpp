@@ -1,5 +1,5 @@
 // File framing: round trip, damage detection, write failures, CRC-32C.
-#include "index/file_format.h"
+#include "index/format/file_format.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "analyzer/analyzer.h"
-#include "index/index_reader.h"
-#include "index/index_writer.h"
+#include "index/reader/index_reader.h"
+#include "index/writer/index_writer.h"
 #include "query/filter_cache.h"
 #include "query/parser.h"
 #include "query/searcher.h"

@@ -1,4 +1,4 @@
-#include "index/for_codec.h"
+#include "index/format/for_codec.h"
 
 #include <gtest/gtest.h>
 

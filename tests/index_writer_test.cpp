@@ -7,9 +7,9 @@
 #include <random>
 
 #include "analyzer/analyzer.h"
-#include "index/index_reader.h"
-#include "index/index_writer.h"
-#include "index/manifest.h"
+#include "index/reader/index_reader.h"
+#include "index/writer/index_writer.h"
+#include "index/format/manifest.h"
 #include "support/test_support.h"
 
 namespace fts {

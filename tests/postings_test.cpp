@@ -1,4 +1,4 @@
-#include "index/postings.h"
+#include "index/format/postings.h"
 
 #include <gtest/gtest.h>
 

@@ -14,9 +14,9 @@
 
 #include "analyzer/analyzer.h"
 #include "brute_force.h"
-#include "index/dump_reader.h"
-#include "index/index_reader.h"
-#include "index/index_writer.h"
+#include "dump/dump_reader.h"
+#include "index/reader/index_reader.h"
+#include "index/writer/index_writer.h"
 #include "query/parser.h"
 #include "query/searcher.h"
 #include "support/test_support.h"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analyzer/analyzer.h"
-#include "index/index_reader.h"
-#include "index/index_writer.h"
+#include "index/reader/index_reader.h"
+#include "index/writer/index_writer.h"
 #include "query/parser.h"
 #include "query/searcher.h"
 #include "support/test_support.h"

@@ -1,6 +1,6 @@
 // Term dictionary against std::map: lookups, iteration, seek, prefixes, and
 // damaged payloads (errors, never crashes).
-#include "index/term_dict.h"
+#include "index/format/term_dict.h"
 
 #include <zlib.h>
 

@@ -14,8 +14,8 @@
 #include "analyzer/analyzer.h"
 #include "common/cli.h"
 #include "engine/fts.h"
-#include "index/manifest.h"
-#include "index/segment_files.h"
+#include "index/format/manifest.h"
+#include "index/format/segment_files.h"
 
 namespace po = boost::program_options;
 using namespace fts;

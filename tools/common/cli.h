@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "index/document.h"
+#include "index/format/fields.h"
 
 namespace fts::cli {
 

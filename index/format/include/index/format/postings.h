@@ -1,0 +1,152 @@
+// Postings of one term in one segment: doc ids and term frequencies in
+// blocks of 128 (Frame of Reference: doc-id deltas and freqs each bit-packed
+// with the block's own bit width), a varint tail block for the rest, skip
+// data ahead of the blocks (per block: last doc id, byte offset, max freq,
+// positions offset) so advance() jumps whole blocks without decoding them,
+// and positions in their own stream so boolean queries never read them.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "index/format/fields.h"
+#include "index/format/file_format.h"
+
+namespace fts {
+
+inline constexpr DocId kNoMoreDocs = std::numeric_limits<DocId>::max();
+inline constexpr uint32_t kBlockSize = 128;
+
+// Where a term's postings live, as the term dictionary records it.
+struct TermInfo {
+  uint32_t doc_freq = 0;
+  uint64_t total_freq = 0;        // sum of freqs (collection frequency)
+  uint64_t postings_offset = 0;   // into the postings payload
+  uint64_t positions_offset = 0;  // into the positions payload (if any)
+  bool operator==(const TermInfo&) const = default;
+};
+
+class PostingsWriter {
+ public:
+  // positions may be null for a field stored without positions.
+  PostingsWriter(Sink& postings, Sink* positions);
+  // docs strictly ascending, freqs[i] >= 1; positions holds freqs[i]
+  // ascending positions for each doc in turn (empty when not stored).
+  TermInfo write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
+                 std::span<const uint32_t> positions);
+
+ private:
+  struct BlockSkip {
+    DocId last_doc;
+    uint64_t end;           // byte offset after the block, from the first block
+    uint32_t max_freq;      // minus one
+    uint64_t positions_end; // positions bytes of this term up to the block's end
+  };
+  void write_positions(std::span<const uint32_t> positions);
+  void write_skip_data(std::span<const BlockSkip> skips);
+
+  Sink& postings_;
+  Sink* positions_;
+  std::string scratch_;      // blocks and tail
+  std::string header_;       // header and skip data
+  std::string pos_scratch_;  // this term's positions
+  std::vector<uint32_t> values_;
+  std::vector<BlockSkip> skips_;
+};
+
+// Iterates one term's postings over mapped payloads. Never reads outside
+// them: damaged data throws IndexError. Allocation-free after construction.
+class PostingsCursor {
+ public:
+  PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
+                 const TermInfo& info, const std::string& path_for_errors);
+
+  DocId doc() const { return doc_; }  // kNoMoreDocs when exhausted; before the first next(): undefined
+  DocId next() {
+    if (++idx_ < count_) return doc_ = docs_[idx_];
+    return next_block();
+  }
+  // First doc >= target. Meant for target > doc(); a smaller target leaves
+  // the cursor where it is. Jumps whole blocks by their skip data.
+  DocId advance(DocId target) {
+    if (count_ != 0 && target <= block_last_) return doc_ = docs_[idx_ = seek_in_block(target)];
+    return advance_to_block(target);
+  }
+  uint32_t freq() {  // of the current doc; decodes the block's freqs on first use
+    if (!freqs_ready_) decode_freqs();
+    return freqs_[idx_];
+  }
+  uint32_t cost() const { return doc_freq_; }
+  // Positions of the current doc, ascending, into out (cleared first).
+  void positions(std::vector<uint32_t>& out);
+
+  // Block-max data for top-k pruning: the current block's last doc id and
+  // max freq.
+  // Defined once next() or advance() has been called.
+  DocId block_last_doc() const { return count_ != 0 ? block_last_ : kNoMoreDocs; }
+  uint32_t block_max_freq() const { return block_max_freq_; }
+
+ private:
+  DocId next_block();
+  DocId advance_to_block(DocId target);
+  uint32_t seek_in_block(DocId target) const;
+  uint32_t find_block(uint32_t from, DocId target) const;
+  void load_block(uint32_t block);  // block == num_blocks_ loads the tail
+  void load_full_block(uint32_t block);
+  void load_tail();
+  void decode_freqs();
+  DocId exhaust();
+  uint64_t skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const;
+  uint64_t skip_last_doc(uint32_t block) const { return last_doc0_ + skip_field(block, 0, doc_width_); }
+  uint64_t skip_end(uint32_t block) const { return skip_field(block, doc_width_, end_width_); }
+  uint64_t skip_positions_end(uint32_t block) const {
+    return skip_field(block, doc_width_ + end_width_ + freq_width_, pos_width_);
+  }
+  [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
+
+  // Payloads and where this term's parts of them start.
+  const uint8_t* data_ = nullptr;  // postings payload
+  const uint8_t* end_ = nullptr;
+  const uint8_t* skip_ = nullptr;    // bit-packed skip entries
+  const uint8_t* blocks_ = nullptr;  // first block (or the tail)
+  const uint8_t* pos_data_ = nullptr;  // positions payload
+  const uint8_t* pos_end_ = nullptr;
+  uint64_t positions_offset_ = 0;
+  uint64_t total_freq_ = 0;
+  std::string path_;
+
+  // Skip data layout: per full block a fixed-width entry of
+  // last_doc - last_doc0_, end, max_freq - 1, positions_end.
+  uint32_t num_blocks_ = 0;
+  uint32_t last_doc0_ = 0;
+  uint8_t doc_width_ = 0, end_width_ = 0, freq_width_ = 0, pos_width_ = 0;
+  uint32_t entry_bits_ = 0;
+  bool all_freqs_one_ = false;  // total_freq == doc_freq: no freqs stored
+
+  // The loaded block: block_ is -1 before the first load, num_blocks_ for
+  // the tail, num_blocks_ + 1 once exhausted (then count_ == 0).
+  int64_t block_ = -1;
+  uint32_t idx_ = 0;
+  uint32_t count_ = 0;
+  DocId block_last_ = 0;
+  uint32_t block_max_freq_ = 0;
+  bool freqs_ready_ = false;
+  const uint8_t* freqs_at_ = nullptr;  // FOR freqs of the loaded full block
+  const uint8_t* block_end_ = nullptr;
+  // Positions: the stream position of the loaded block's doc pos_doc_
+  // (nullptr: not yet located; the block's positions start at
+  // positions_offset_ + pos_block_start_).
+  uint64_t pos_block_start_ = 0;
+  const uint8_t* pos_at_ = nullptr;
+  uint32_t pos_doc_ = 0;
+
+  DocId doc_ = kNoMoreDocs;
+  uint32_t doc_freq_ = 0;
+  alignas(16) DocId docs_[kBlockSize];
+  alignas(16) uint32_t freqs_[kBlockSize];
+};
+
+}  // namespace fts

@@ -1,0 +1,469 @@
+// Postings format of one term (offsets relative to the payload start):
+//
+// doc_freq == 1:   varint doc. Its freq is TermInfo::total_freq.
+// otherwise, with B = doc_freq / 128 full blocks:
+//   if B > 0, the skip data:
+//     varint last_doc0           last doc id of block 0
+//     4 bytes                    bit widths of the entry fields (each <= 32)
+//     B fixed-width entries, bit-packed little-endian, each
+//       last_doc - last_doc0, end, max_freq - 1, positions_end
+//     where end is the byte offset after the block counted from the first
+//     block, and positions_end the positions bytes of this term up to the end
+//     of the block. Fixed width lets advance() binary-search the entries
+//     without decoding them, so opening a cursor costs O(1).
+//   B full blocks: FOR(doc - previous doc - 1) [+ FOR(freq - 1)]; the first
+//     previous doc of the term is "-1", so width 0 means consecutive docs.
+//   a tail of doc_freq % 128 docs as varints: (doc - previous doc - 1), or
+//     with freqs ((doc - previous doc - 1) << 1 | freq == 1) [, freq - 2].
+// Freqs are not stored at all when total_freq == doc_freq (all are 1).
+//
+// Positions (own stream, at TermInfo::positions_offset): per doc its freq
+// positions as varint deltas (first one absolute).
+#include "index/format/postings.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+#include "util/bytes.h"
+#include "index/format/for_codec.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace fts {
+namespace {
+
+constexpr uint64_t kMaxDoc = kNoMoreDocs - 1;  // kNoMoreDocs is no doc id
+
+uint32_t width_of(uint64_t v) { return static_cast<uint32_t>(std::bit_width(v)); }
+
+// Appends values as fixed-width fields to a little-endian bit stream.
+class BitWriter {
+ public:
+  explicit BitWriter(std::string& out) : out_(out) {}
+  void put(uint64_t value, uint32_t width) {
+    if (width == 0) return;
+    acc_ |= value << fill_;  // value < 2^32, fill_ < 8 before the put
+    fill_ += width;
+    while (fill_ >= 8) {
+      out_.push_back(static_cast<char>(acc_));
+      acc_ >>= 8;
+      fill_ -= 8;
+    }
+  }
+  void flush() {
+    if (fill_ > 0) out_.push_back(static_cast<char>(acc_));
+    acc_ = 0;
+    fill_ = 0;
+  }
+
+ private:
+  std::string& out_;
+  uint64_t acc_ = 0;
+  uint32_t fill_ = 0;
+};
+
+// Turns 128 stored deltas (doc - previous - 1) into doc ids after prev.
+// The caller has ruled out overflow.
+void deltas_to_docs(uint32_t* v, uint32_t prev) {
+#if defined(__SSE2__)
+  const __m128i one = _mm_set1_epi32(1);
+  __m128i acc = _mm_set1_epi32(static_cast<int>(prev));
+  for (uint32_t i = 0; i < kBlockSize; i += 4) {
+    __m128i x = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i)), one);
+    x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+    x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+    x = _mm_add_epi32(x, acc);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(v + i), x);
+    acc = _mm_shuffle_epi32(x, 0xFF);
+  }
+#else
+  for (uint32_t i = 0; i < kBlockSize; ++i) v[i] = prev += v[i] + 1;
+#endif
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- writer
+
+PostingsWriter::PostingsWriter(Sink& postings, Sink* positions) : postings_(postings), positions_(positions) {}
+
+TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
+                               std::span<const uint32_t> positions) {
+  const size_t df = docs.size();
+  if (df == 0 || freqs.size() != df || df > UINT32_MAX)
+    throw std::invalid_argument("PostingsWriter: need 1..2^32-1 docs and one freq per doc");
+  uint64_t total_freq = 0;
+  for (size_t i = 0; i < df; ++i) {
+    if (docs[i] > kMaxDoc || (i > 0 && docs[i] <= docs[i - 1]))
+      throw std::invalid_argument("PostingsWriter: doc ids must ascend strictly and stay below kNoMoreDocs");
+    if (freqs[i] == 0) throw std::invalid_argument("PostingsWriter: freq 0");
+    total_freq += freqs[i];
+  }
+  if (positions_ != nullptr && positions.size() != total_freq)
+    throw std::invalid_argument("PostingsWriter: positions must hold freq positions per doc");
+
+  TermInfo info;
+  info.doc_freq = static_cast<uint32_t>(df);
+  info.total_freq = total_freq;
+  info.postings_offset = postings_.offset();
+  info.positions_offset = positions_ != nullptr ? positions_->offset() : 0;
+  const bool all_one = total_freq == df;
+  const bool with_positions = positions_ != nullptr;
+
+  scratch_.clear();
+  header_.clear();
+  pos_scratch_.clear();
+  skips_.clear();
+  size_t pos_index = 0;  // into positions
+  auto add_positions = [&](uint32_t freq) {
+    if (!with_positions) return;
+    uint32_t prev = 0;
+    for (uint32_t j = 0; j < freq; ++j) {
+      const uint32_t p = positions[pos_index++];
+      if (j > 0 && p < prev) throw std::invalid_argument("PostingsWriter: positions must ascend");
+      put_varint(pos_scratch_, p - prev);
+      prev = p;
+    }
+  };
+
+  if (df == 1) {
+    put_varint(scratch_, docs[0]);
+    add_positions(freqs[0]);
+  } else {
+    const size_t full = df / kBlockSize;
+    uint64_t next_min = 0;  // previous doc + 1
+    values_.resize(kBlockSize);
+    for (size_t b = 0; b < full; ++b) {
+      const size_t first = b * kBlockSize;
+      uint32_t max_freq = 0;
+      for (uint32_t i = 0; i < kBlockSize; ++i) {
+        values_[i] = static_cast<uint32_t>(docs[first + i] - next_min);
+        next_min = uint64_t(docs[first + i]) + 1;
+        max_freq = std::max(max_freq, freqs[first + i]);
+        add_positions(freqs[first + i]);
+      }
+      for_encode(values_.data(), kBlockSize, scratch_);
+      if (!all_one) {
+        for (uint32_t i = 0; i < kBlockSize; ++i) values_[i] = freqs[first + i] - 1;
+        for_encode(values_.data(), kBlockSize, scratch_);
+      }
+      skips_.push_back({docs[first + kBlockSize - 1], scratch_.size(), max_freq - 1, pos_scratch_.size()});
+    }
+    for (size_t i = full * kBlockSize; i < df; ++i) {
+      const uint64_t delta = docs[i] - next_min;
+      next_min = uint64_t(docs[i]) + 1;
+      if (all_one) {
+        put_varint(scratch_, delta);
+      } else {
+        put_varint(scratch_, delta << 1 | (freqs[i] == 1));
+        if (freqs[i] != 1) put_varint(scratch_, freqs[i] - 2);
+      }
+      add_positions(freqs[i]);
+    }
+    if (!skips_.empty()) write_skip_data(skips_);
+  }
+
+  postings_.write(header_.data(), header_.size());
+  postings_.write(scratch_.data(), scratch_.size());
+  if (with_positions) positions_->write(pos_scratch_.data(), pos_scratch_.size());
+  return info;
+}
+
+void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips) {
+  const DocId last0 = skips[0].last_doc;
+  uint64_t max_end = 0, max_pos = 0;
+  uint32_t max_freq = 0;
+  for (const auto& s : skips) {
+    max_end = std::max(max_end, s.end);
+    max_pos = std::max(max_pos, s.positions_end);
+    max_freq = std::max(max_freq, s.max_freq);
+  }
+  if (max_end > UINT32_MAX || max_pos > UINT32_MAX)
+    throw std::length_error("PostingsWriter: one term's postings or positions exceed 4 GiB");
+  const uint32_t doc_w = width_of(skips.back().last_doc - last0), end_w = width_of(max_end),
+                 freq_w = width_of(max_freq), pos_w = width_of(max_pos);
+  put_varint(header_, last0);
+  header_.push_back(static_cast<char>(doc_w));
+  header_.push_back(static_cast<char>(end_w));
+  header_.push_back(static_cast<char>(freq_w));
+  header_.push_back(static_cast<char>(pos_w));
+  BitWriter bits(header_);
+  for (const auto& s : skips) {
+    bits.put(s.last_doc - last0, doc_w);
+    bits.put(s.end, end_w);
+    bits.put(s.max_freq, freq_w);
+    bits.put(s.positions_end, pos_w);
+  }
+  bits.flush();
+}
+
+// ---------------------------------------------------------------- cursor
+
+PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
+                               const TermInfo& info, const std::string& path_for_errors)
+    : data_(postings.data()),
+      end_(postings.data() + postings.size()),
+      pos_data_(positions.data()),
+      pos_end_(positions.data() + positions.size()),
+      positions_offset_(info.positions_offset),
+      total_freq_(info.total_freq),
+      path_(path_for_errors),
+      doc_freq_(info.doc_freq) {
+  if (info.postings_offset > postings.size()) corrupt(end_, "postings offset beyond the end of the postings");
+  if (info.total_freq < info.doc_freq) corrupt(data_ + info.postings_offset, "total freq below doc freq");
+  if (info.doc_freq == 1 && info.total_freq > UINT32_MAX)
+    corrupt(data_ + info.postings_offset, "freq of a single doc above 2^32");
+  all_freqs_one_ = info.total_freq == info.doc_freq;
+  if (all_freqs_one_) std::fill(std::begin(freqs_), std::end(freqs_), 1u);
+  num_blocks_ = info.doc_freq == 1 ? 0 : info.doc_freq / kBlockSize;
+  const uint8_t* p = data_ + info.postings_offset;
+  if (num_blocks_ > 0) {
+    ByteReader in(p, end_);
+    std::string_view widths;
+    if (!in.get_varint32(last_doc0_) || !in.get_bytes(4, widths)) corrupt(p, "truncated skip header");
+    doc_width_ = static_cast<uint8_t>(widths[0]);
+    end_width_ = static_cast<uint8_t>(widths[1]);
+    freq_width_ = static_cast<uint8_t>(widths[2]);
+    pos_width_ = static_cast<uint8_t>(widths[3]);
+    if (doc_width_ > 32 || end_width_ > 32 || freq_width_ > 32 || pos_width_ > 32)
+      corrupt(in.pos() - 4, "skip field width above 32");
+    entry_bits_ = uint32_t(doc_width_) + end_width_ + freq_width_ + pos_width_;
+    const uint64_t skip_bytes = (uint64_t(num_blocks_) * entry_bits_ + 7) / 8;
+    skip_ = in.pos();
+    if (!in.skip(skip_bytes)) corrupt(skip_, "skip data runs past the end");
+    p = in.pos();
+  }
+  blocks_ = p;
+}
+
+void PostingsCursor::corrupt(const uint8_t* at, const std::string& what) const {
+  throw_corrupt(path_, static_cast<uint64_t>(at - data_), what);
+}
+
+uint64_t PostingsCursor::skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const {
+  if (width == 0) return 0;
+  const uint64_t bit = uint64_t(block) * entry_bits_ + bit_offset;
+  const uint8_t* at = skip_ + bit / 8;
+  uint64_t word = 0;
+  // The skip data was checked to lie inside the payload; near its end load
+  // only the bytes that exist.
+  if (end_ - at >= 8)
+    std::memcpy(&word, at, 8);
+  else
+    std::memcpy(&word, at, static_cast<size_t>(end_ - at));
+  return (word >> (bit % 8)) & ((uint64_t(1) << width) - 1);
+}
+
+DocId PostingsCursor::exhaust() {
+  block_ = int64_t(num_blocks_) + 1;
+  count_ = 0;
+  idx_ = 0;
+  return doc_ = kNoMoreDocs;
+}
+
+DocId PostingsCursor::next_block() {
+  if (block_ >= int64_t(num_blocks_)) return exhaust();
+  load_block(static_cast<uint32_t>(block_ + 1));
+  if (count_ == 0) return exhaust();
+  idx_ = 0;
+  return doc_ = docs_[0];
+}
+
+uint32_t PostingsCursor::seek_in_block(DocId target) const {
+  // Targets are often close: look at a few docs before binary-searching.
+  uint32_t i = idx_;
+  for (uint32_t stop = std::min(count_, i + 8); i < stop; ++i)
+    if (docs_[i] >= target) return i;
+  return static_cast<uint32_t>(std::lower_bound(docs_ + i, docs_ + count_, target) - docs_);
+}
+
+uint32_t PostingsCursor::find_block(uint32_t from, DocId target) const {
+  // Gallop forward, then binary search: O(log distance) skip entries read.
+  uint32_t lo = from, step = 1, hi = from;
+  while (hi < num_blocks_ && skip_last_doc(hi) < target) {
+    lo = hi + 1;
+    hi = hi + step;
+    step *= 2;
+  }
+  hi = std::min(hi, num_blocks_);
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (skip_last_doc(mid) < target)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+DocId PostingsCursor::advance_to_block(DocId target) {
+  if (block_ >= int64_t(num_blocks_)) return exhaust();  // tail done or exhausted
+  const uint32_t from = static_cast<uint32_t>(block_ + 1);
+  load_block(from < num_blocks_ ? find_block(from, target) : from);
+  if (count_ == 0) return exhaust();
+  idx_ = 0;
+  idx_ = seek_in_block(target);
+  if (idx_ == count_) return exhaust();
+  return doc_ = docs_[idx_];
+}
+
+void PostingsCursor::load_block(uint32_t block) {
+  const bool started = block_ >= 0;
+  const DocId prev = doc_;
+  exhaust();  // until the block has loaded: a throw leaves an exhausted cursor, not a half-loaded one
+  if (block < num_blocks_)
+    load_full_block(block);
+  else
+    load_tail();
+  block_ = block;
+  pos_at_ = nullptr;
+  // Skip entries are trusted only as far as the data agrees with them; a
+  // block that starts at or before the current doc means damage, and would
+  // send callers backwards (or round in circles).
+  if (started && count_ != 0 && docs_[0] <= prev) corrupt(blocks_, "doc ids not increasing across blocks");
+}
+
+void PostingsCursor::load_full_block(uint32_t block) {
+  const uint64_t start = block == 0 ? 0 : skip_end(block - 1);
+  const uint64_t end = skip_end(block);
+  if (start > end || end > static_cast<uint64_t>(end_ - blocks_)) corrupt(blocks_ + std::min<uint64_t>(start, end_ - blocks_), "block runs past the end of the postings");
+  const uint8_t* p = blocks_ + start;
+  const uint8_t* block_end = blocks_ + end;
+  const uint64_t prev = block == 0 ? uint64_t(-1) : skip_last_doc(block - 1);
+  const uint64_t last = skip_last_doc(block);
+  if (last > kMaxDoc || (block > 0 && prev >= last)) corrupt(p, "skip data: block last doc ids not increasing");
+  if (p == block_end) corrupt(p, "empty block");
+  const uint32_t width = *p;
+  const uint8_t* freqs = for_decode(p, block_end, kBlockSize, docs_);
+  if (freqs == nullptr) corrupt(p, "bad or truncated doc block");
+  // Each doc adds at most 2^width to the previous one: if even that cannot
+  // overflow, the fast 32-bit prefix sum is exact.
+  const uint64_t next_min = prev + 1;  // 0 for the first block
+  if (next_min + (uint64_t(kBlockSize) << width) - 1 <= kMaxDoc) {
+    deltas_to_docs(docs_, static_cast<uint32_t>(prev));
+  } else {
+    uint64_t d = next_min;
+    for (uint32_t i = 0; i < kBlockSize; ++i) {
+      d += docs_[i];
+      if (d > kMaxDoc) corrupt(p, "doc id overflow");
+      docs_[i] = static_cast<DocId>(d++);
+    }
+  }
+  if (docs_[kBlockSize - 1] != last) corrupt(p, "block disagrees with its skip entry");
+  count_ = kBlockSize;
+  block_last_ = static_cast<DocId>(last);
+  freqs_at_ = freqs;
+  block_end_ = block_end;
+  freqs_ready_ = all_freqs_one_;
+  if (all_freqs_one_) {
+    block_max_freq_ = 1;
+  } else {
+    const uint64_t m = skip_field(block, doc_width_ + end_width_, freq_width_) + 1;
+    block_max_freq_ = static_cast<uint32_t>(std::min<uint64_t>(m, UINT32_MAX));
+  }
+  pos_block_start_ = block == 0 ? 0 : skip_positions_end(block - 1);
+}
+
+void PostingsCursor::load_tail() {
+  const uint32_t n = doc_freq_ - num_blocks_ * kBlockSize;
+  count_ = 0;
+  if (n == 0) return;
+  uint64_t start = 0;
+  uint64_t next_min = 0;  // previous doc + 1
+  if (num_blocks_ > 0) {
+    start = skip_end(num_blocks_ - 1);
+    next_min = skip_last_doc(num_blocks_ - 1) + 1;
+    pos_block_start_ = skip_positions_end(num_blocks_ - 1);
+  } else {
+    pos_block_start_ = 0;
+  }
+  if (start > static_cast<uint64_t>(end_ - blocks_)) corrupt(end_, "tail starts past the end of the postings");
+  ByteReader in(blocks_ + start, end_);
+  uint32_t max_freq = 1;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint8_t* at = in.pos();
+    uint64_t v;
+    if (!in.get_varint(v)) corrupt(at, "truncated tail block");
+    uint64_t delta = v;
+    if (doc_freq_ == 1) {
+      freqs_[0] = static_cast<uint32_t>(total_freq_);
+      max_freq = freqs_[0];
+    } else if (!all_freqs_one_) {
+      delta = v >> 1;
+      uint32_t f = 1;
+      if (!(v & 1)) {
+        if (!in.get_varint32(f) || f > UINT32_MAX - 2) corrupt(at, "bad freq in tail block");
+        f += 2;
+      }
+      freqs_[i] = f;
+      max_freq = std::max(max_freq, f);
+    }
+    if (delta > kMaxDoc || next_min + delta > kMaxDoc) corrupt(at, "doc id overflow");
+    docs_[i] = static_cast<DocId>(next_min + delta);
+    next_min = uint64_t(docs_[i]) + 1;
+  }
+  count_ = n;
+  block_last_ = docs_[n - 1];
+  block_max_freq_ = max_freq;
+  freqs_ready_ = true;
+}
+
+void PostingsCursor::decode_freqs() {
+  if (count_ == 0) corrupt(blocks_, "freq() without a current doc");
+  if (for_decode(freqs_at_, block_end_, kBlockSize, freqs_) == nullptr) corrupt(freqs_at_, "bad or truncated freq block");
+  for (uint32_t i = 0; i < kBlockSize; ++i) freqs_[i] += 1;
+  freqs_ready_ = true;
+}
+
+void PostingsCursor::positions(std::vector<uint32_t>& out) {
+  out.clear();
+  if (count_ == 0) corrupt(blocks_, "positions() without a current doc");
+  if (pos_data_ == pos_end_) corrupt(blocks_, "positions requested from a field without positions");
+  if (!freqs_ready_) decode_freqs();
+  auto pos_corrupt = [&](const uint8_t* at, const char* what) {
+    throw_corrupt(path_ + " (positions)", static_cast<uint64_t>(at - pos_data_), what);
+  };
+  if (pos_at_ == nullptr || pos_doc_ > idx_) {
+    const uint64_t size = static_cast<uint64_t>(pos_end_ - pos_data_);
+    if (positions_offset_ > size || pos_block_start_ > size - positions_offset_)
+      pos_corrupt(pos_end_, "positions offset beyond the end");
+    pos_at_ = pos_data_ + positions_offset_ + pos_block_start_;
+    pos_doc_ = 0;
+  }
+  // Skip the positions of the earlier docs of this block: count varint ends.
+  uint64_t skip = 0;
+  for (uint32_t i = pos_doc_; i < idx_; ++i) skip += freqs_[i];
+  const uint8_t* p = pos_at_;
+  while (skip >= 8 && pos_end_ - p >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const uint64_t ends = static_cast<uint64_t>(std::popcount(~w & 0x8080808080808080ull));
+    if (ends >= skip) break;  // the last varint to skip ends inside this word
+    skip -= ends;
+    p += 8;
+  }
+  for (; skip > 0; ++p) {
+    if (p == pos_end_) pos_corrupt(p, "positions run past the end");
+    skip -= !(*p & 0x80);
+  }
+  const uint32_t f = freqs_[idx_];
+  if (f > static_cast<uint64_t>(pos_end_ - p)) pos_corrupt(p, "positions run past the end");
+  out.resize(f);
+  ByteReader in(p, pos_end_);
+  uint64_t pos = 0;
+  for (uint32_t j = 0; j < f; ++j) {
+    uint64_t delta;
+    const uint8_t* at = in.pos();
+    if (!in.get_varint(delta) || delta > UINT32_MAX || (pos += delta) > UINT32_MAX)
+      pos_corrupt(at, "bad position");
+    out[j] = static_cast<uint32_t>(pos);
+  }
+  pos_at_ = in.pos();
+  pos_doc_ = idx_ + 1;
+}
+
+}  // namespace fts

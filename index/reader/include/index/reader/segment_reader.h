@@ -1,0 +1,66 @@
+// One immutable segment: its term dictionary, postings, positions, field
+// lengths and doc store, memory-mapped. Doc ids are local to the segment
+// (0..doc_count()-1); the index adds the segment's base.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "index/format/doc_store.h"
+#include "index/format/fields.h"
+#include "index/format/file_format.h"
+#include "index/format/postings.h"
+#include "index/format/term_dict.h"
+
+namespace fts {
+
+// The payloads of a segment's files, wherever they live (mapped files, or
+// memory in tests).
+struct SegmentData {
+  std::span<const uint8_t> postings, positions, term_dict, doc_store, norms;
+  std::string name;  // for error messages
+};
+
+class SegmentReader {
+ public:
+  // Maps DIR/NAME.{post,pos,dict,docs,norms}; throws IndexError.
+  static std::shared_ptr<const SegmentReader> open(const std::string& dir, const std::string& name);
+  // Over payloads owned by the caller (tests); throws IndexError.
+  explicit SegmentReader(const SegmentData& data);
+  ~SegmentReader();
+
+  const std::string& name() const { return data_.name; }
+  uint32_t doc_count() const { return doc_count_; }
+
+  // Postings of term in field, or nullopt when the term does not occur.
+  // kAny postings have no positions; kTitle and kAbstract do.
+  std::optional<TermInfo> lookup(Field field, std::string_view term) const;
+  PostingsCursor cursor(Field field, const TermInfo& info) const;
+
+  // Analyzed length of a field of doc (kAny: title + abstract), saturated at
+  // 65535, and the segment's total per field, for BM25.
+  uint32_t field_length(Field field, DocId doc) const;
+  uint64_t total_field_length(Field field) const { return total_length_[static_cast<int>(field)]; }
+
+  const TermDictReader& terms() const { return dict_; }
+  const DocStoreReader& doc_store() const { return store_; }
+  // Verifies every file's checksum and structural invariants (fts-index check).
+  void check() const;
+
+ struct Files;
+
+ private:
+  std::unique_ptr<Files> files_;  // null when built over caller-owned data
+  SegmentData data_;
+  uint32_t doc_count_ = 0;
+  uint64_t total_length_[3] = {0, 0, 0};
+  const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
+  TermDictReader dict_;
+  DocStoreReader store_;
+};
+
+}  // namespace fts

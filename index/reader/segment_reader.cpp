@@ -1,0 +1,127 @@
+#include "index/reader/segment_reader.h"
+
+#include <cstring>
+
+#include "util/bytes.h"
+#include "index/format/segment_files.h"
+
+namespace fts {
+
+struct SegmentReader::Files {
+  MappedFile post, pos, dict, docs, norms;
+};
+
+namespace {
+
+SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
+  return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(), name};
+}
+
+}  // namespace
+
+std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name) {
+  auto files = std::make_unique<Files>();
+  files->post = MappedFile(segment_file(dir, name, "post"), FileKind::kPostings);
+  files->pos = MappedFile(segment_file(dir, name, "pos"), FileKind::kPositions);
+  files->dict = MappedFile(segment_file(dir, name, "dict"), FileKind::kTermDict);
+  files->docs = MappedFile(segment_file(dir, name, "docs"), FileKind::kDocStore);
+  files->norms = MappedFile(segment_file(dir, name, "norms"), FileKind::kNorms);
+  // The norms are small and read on every scored hit: verify them up front.
+  files->norms.verify_checksum();
+  auto reader = std::make_shared<SegmentReader>(data_of(*files, dir + "/" + name));
+  reader->files_ = std::move(files);  // the maps outlive the spans into them
+  return reader;
+}
+
+SegmentReader::SegmentReader(const SegmentData& data) : data_(data) {
+  ByteReader r(data.norms.data(), data.norms.data() + data.norms.size());
+  if (!r.get_u32(doc_count_) || !r.get_u64(total_length_[0]) || !r.get_u64(total_length_[1]) ||
+      !r.get_u64(total_length_[2])) {
+    throw_corrupt(data.name + ".norms", 0, "norms header truncated");
+  }
+  if (r.remaining() != uint64_t(doc_count_) * 4) {
+    throw_corrupt(data.name + ".norms", kNormsHeaderBytes,
+                  "norms hold " + std::to_string(r.remaining()) + " bytes for " + std::to_string(doc_count_) + " docs");
+  }
+  norms_ = r.pos();
+  dict_ = TermDictReader(data.term_dict, data.name + ".dict");
+  store_ = DocStoreReader(data.doc_store, data.name + ".docs");
+  if (store_.size() != doc_count_) {
+    throw_corrupt(data.name + ".docs", 0,
+                  "doc store holds " + std::to_string(store_.size()) + " docs, norms " + std::to_string(doc_count_));
+  }
+}
+
+SegmentReader::~SegmentReader() = default;
+
+std::optional<TermInfo> SegmentReader::lookup(Field field, std::string_view term) const {
+  // Keys are short: build them on the stack rather than allocate.
+  char buf[256];
+  if (term.size() + 1 <= sizeof buf) {
+    buf[0] = static_cast<char>(field);
+    std::memcpy(buf + 1, term.data(), term.size());
+    return dict_.find(std::string_view(buf, term.size() + 1));
+  }
+  return dict_.find(term_key(field, term));
+}
+
+PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
+  static const std::span<const uint8_t> kNone;
+  return PostingsCursor(data_.postings, field == Field::kAny ? kNone : data_.positions, info, data_.name + ".post");
+}
+
+uint32_t SegmentReader::field_length(Field field, DocId doc) const {
+  if (doc >= doc_count_) return 0;
+  uint16_t v[2];
+  std::memcpy(v, norms_ + size_t(doc) * 4, 4);
+  switch (field) {
+    case Field::kTitle:
+      return v[0];
+    case Field::kAbstract:
+      return v[1];
+    default:
+      return uint32_t(v[0]) + v[1];
+  }
+}
+
+void SegmentReader::check() const {
+  if (files_) {
+    for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs, &files_->norms}) {
+      f->verify_checksum();
+    }
+  }
+  // Structure: every term's postings decode, doc ids stay in range and
+  // ascending, freqs are positive, positions lie inside the field.
+  std::vector<uint32_t> positions;
+  for (auto it = dict_.begin(); it.valid(); it.next()) {
+    auto field = static_cast<Field>(it.key().empty() ? 255 : uint8_t(it.key()[0]));
+    if (field != Field::kAny && field != Field::kTitle && field != Field::kAbstract) {
+      throw_corrupt(data_.name + ".dict", 0, "term with unknown field " + std::to_string(int(field)));
+    }
+    PostingsCursor c = cursor(field, it.info());
+    uint32_t seen = 0;
+    for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+      if (d >= doc_count_) {
+        throw_corrupt(data_.name + ".post", it.info().postings_offset,
+                      "doc id " + std::to_string(d) + " beyond the segment's " + std::to_string(doc_count_) + " docs");
+      }
+      if (c.freq() == 0) throw_corrupt(data_.name + ".post", it.info().postings_offset, "zero term frequency");
+      if (field != Field::kAny) {
+        c.positions(positions);
+        uint32_t len = field_length(field, d);
+        if (!positions.empty() && positions.back() >= len && len < 65535) {
+          throw_corrupt(data_.name + ".pos", it.info().positions_offset, "position beyond the field's length");
+        }
+      }
+      ++seen;
+    }
+    if (seen != it.info().doc_freq) {
+      throw_corrupt(data_.name + ".post", it.info().postings_offset, "postings hold " + std::to_string(seen) +
+                                                                         " docs, dictionary says " +
+                                                                         std::to_string(it.info().doc_freq));
+    }
+  }
+  for (DocId d = 0; d < store_.size(); ++d) store_.get(d);
+}
+
+}  // namespace fts

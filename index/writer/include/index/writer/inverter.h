@@ -1,0 +1,66 @@
+// In-memory inverter: accumulates analyzed documents into per-term postings
+// (doc ids, freqs, positions for title and abstract) in compact varint
+// buffers, and knows how much memory it holds so the writer can flush a
+// segment when the budget is reached.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "index/format/fields.h"
+
+namespace fts {
+
+// One analyzed document: its terms per field, in token order, as views into
+// a batch's term pool; plus the fields to store.
+struct AnalyzedDoc {
+  std::vector<std::string_view> title_terms, abstract_terms;
+  std::string title, url, abstract;
+};
+
+class Inverter {
+ public:
+  Inverter();
+  // Doc ids are consecutive from 0 in the order of add().
+  void add(const AnalyzedDoc& doc);
+  uint32_t doc_count() const { return doc_count_; }
+  size_t memory_bytes() const;
+  bool empty() const { return doc_count_ == 0; }
+
+  struct Postings {       // varints per doc: doc delta, freq, freq position deltas
+    std::string bytes;
+    uint32_t last_doc = 0;
+    uint32_t doc_freq = 0;
+    uint64_t total_freq = 0;
+  };
+  struct Term {
+    std::string_view text;
+    Postings fields[2];  // title, abstract
+  };
+  // Term ids sorted by term text (bytewise).
+  std::vector<uint32_t> sorted_term_ids() const;
+  const Term& term(uint32_t id) const { return terms_[id]; }
+  size_t term_count() const { return terms_.size(); }
+  // Per doc {title length, abstract length} in analyzed tokens.
+  const std::vector<uint32_t>& field_lengths() const { return lengths_; }
+
+ private:
+  uint32_t intern(std::string_view text);
+  void add_field(int field, const std::vector<std::string_view>& terms);
+
+  std::vector<std::unique_ptr<char[]>> arena_;  // term text storage
+  size_t arena_used_ = 0, arena_cap_ = 0;
+  std::vector<Term> terms_;
+  // Open-addressing table of term ids keyed by text hash.
+  std::vector<uint32_t> table_;
+  size_t postings_bytes_ = 0;
+  std::vector<uint32_t> lengths_;
+  uint32_t doc_count_ = 0;
+  // Scratch for one field of one doc: (term id, position) pairs.
+  std::vector<uint64_t> scratch_;
+};
+
+}  // namespace fts

@@ -1,0 +1,42 @@
+// Writes one segment: stored fields stream to the doc store as documents
+// arrive; postings, positions, the term dictionary and the norms are written
+// from the inverter at finish(). Files appear under their final names only
+// when each is complete; the manifest decides whether they are live.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "index/format/doc_store.h"
+#include "index/format/manifest.h"
+#include "index/writer/inverter.h"
+#include "index/reader/segment_reader.h"
+
+namespace fts {
+
+class SegmentWriter {
+ public:
+  SegmentWriter(std::string dir, std::string name);
+  ~SegmentWriter();
+  void add(const AnalyzedDoc& doc);
+  uint32_t doc_count() const { return inverter_.doc_count(); }
+  size_t memory_bytes() const { return inverter_.memory_bytes(); }
+  uint64_t term_count() const { return inverter_.term_count(); }
+  SegmentInfo finish();
+
+ private:
+  std::string dir_, name_;
+  Inverter inverter_;
+  std::unique_ptr<FileWriter> docs_file_;
+  std::unique_ptr<DocStoreWriter> docs_;
+};
+
+// K-way merge of segments (in doc-id order) into one new segment.
+SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared_ptr<const SegmentReader>>& inputs,
+                           const std::string& name);
+
+// Writes the norms file of a segment from per-doc {title, abstract} lengths.
+void write_norms(const std::string& path, const std::vector<uint32_t>& lengths);
+
+}  // namespace fts

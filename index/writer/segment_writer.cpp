@@ -1,0 +1,292 @@
+#include "index/writer/segment_writer.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "util/bytes.h"
+#include "index/format/postings.h"
+#include "index/format/segment_files.h"
+#include "index/format/term_dict.h"
+
+namespace fts {
+
+namespace {
+
+// Decoded postings of one term in one field.
+struct DecodedPostings {
+  std::vector<DocId> docs;
+  std::vector<uint32_t> freqs, positions;
+  void clear() {
+    docs.clear();
+    freqs.clear();
+    positions.clear();
+  }
+};
+
+void decode(const Inverter::Postings& p, DecodedPostings& out) {
+  out.clear();
+  auto* begin = reinterpret_cast<const uint8_t*>(p.bytes.data());
+  ByteReader r(begin, begin + p.bytes.size());
+  DocId doc = 0;
+  for (uint32_t i = 0; i < p.doc_freq; ++i) {
+    uint32_t delta = 0, freq = 0;
+    r.get_varint32(delta);
+    r.get_varint32(freq);
+    doc = i == 0 ? delta : doc + delta;
+    out.docs.push_back(doc);
+    out.freqs.push_back(freq);
+    uint32_t pos = 0;
+    for (uint32_t k = 0; k < freq; ++k) {
+      uint32_t d = 0;
+      r.get_varint32(d);
+      pos += d;
+      out.positions.push_back(pos);
+    }
+  }
+}
+
+// The union of title and abstract postings: docs with the term in either
+// field, freq = title freq + abstract freq, no positions.
+void merge_any(const DecodedPostings& a, const DecodedPostings& b, DecodedPostings& out) {
+  out.clear();
+  size_t i = 0, j = 0;
+  while (i < a.docs.size() || j < b.docs.size()) {
+    DocId da = i < a.docs.size() ? a.docs[i] : kNoMoreDocs;
+    DocId db = j < b.docs.size() ? b.docs[j] : kNoMoreDocs;
+    DocId d = std::min(da, db);
+    uint32_t f = 0;
+    if (da == d) f += a.freqs[i++];
+    if (db == d) f += b.freqs[j++];
+    out.docs.push_back(d);
+    out.freqs.push_back(f);
+  }
+}
+
+// TermInfos of the field lists a merge writes with their term's kAny key,
+// handed to the field keys later (every field visits terms in the same order).
+class SharedPostingsQueue {
+ public:
+  void push(const TermInfo& info) { infos_.push_back(info); }
+  TermInfo pop() {
+    if (next_ >= infos_.size()) throw std::logic_error("shared postings queue out of step with the terms");
+    return infos_[next_++];
+  }
+
+ private:
+  std::vector<TermInfo> infos_;
+  size_t next_ = 0;
+};
+
+uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
+
+// The files written from postings (postings, positions, dictionary) with
+// their writers, as a segment flush and a merge both need them.
+struct PostingsFiles {
+  PostingsFiles(const std::string& dir, const std::string& name)
+      : post(segment_file(dir, name, "post"), FileKind::kPostings),
+        pos(segment_file(dir, name, "pos"), FileKind::kPositions),
+        dict_file(segment_file(dir, name, "dict"), FileKind::kTermDict) {}
+  void finish() {
+    dict.finish();
+    post.finish();
+    pos.finish();
+    dict_file.finish();
+  }
+
+  FileWriter post, pos, dict_file;
+  PostingsWriter any_writer{post, nullptr};
+  PostingsWriter field_writer{post, &pos};
+  TermDictWriter dict{dict_file};
+};
+
+}  // namespace
+
+void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) {
+  FileWriter out(path, FileKind::kNorms);
+  uint64_t totals[3] = {0, 0, 0};
+  for (size_t i = 0; i < lengths.size(); i += 2) {
+    totals[1] += lengths[i];
+    totals[2] += lengths[i + 1];
+  }
+  totals[0] = totals[1] + totals[2];
+  std::string buf;
+  put_u32(buf, static_cast<uint32_t>(lengths.size() / 2));
+  for (uint64_t t : totals) put_u64(buf, t);
+  for (uint32_t len : lengths) {
+    uint16_t v = saturate(len);
+    buf.append(reinterpret_cast<const char*>(&v), 2);
+  }
+  out.write(buf.data(), buf.size());
+  out.finish();
+}
+
+SegmentWriter::SegmentWriter(std::string dir, std::string name)
+    : dir_(std::move(dir)), name_(std::move(name)) {
+  docs_file_ = std::make_unique<FileWriter>(segment_file(dir_, name_, "docs"), FileKind::kDocStore);
+  docs_ = std::make_unique<DocStoreWriter>(*docs_file_);
+}
+
+SegmentWriter::~SegmentWriter() = default;
+
+void SegmentWriter::add(const AnalyzedDoc& doc) {
+  inverter_.add(doc);
+  docs_->add(doc.title, doc.url, doc.abstract);
+}
+
+SegmentInfo SegmentWriter::finish() {
+  docs_->finish();
+  docs_file_->finish();
+
+  PostingsFiles files(dir_, name_);
+
+  // A term found in one field only has the same docs and freqs under kAny
+  // as in that field, so both keys share that field's list. Each term's
+  // lists are written together (title, abstract, then kAny if not shared) so
+  // the dictionary's offset deltas between neighbouring keys stay small.
+  // Keys sort by field byte first: all kAny keys, then kTitle, then kAbstract.
+  std::vector<uint32_t> ids = inverter_.sorted_term_ids();
+  std::vector<TermInfo> infos[3];  // kAny, kTitle, kAbstract; by position in ids
+  for (auto& v : infos) v.resize(ids.size());
+  DecodedPostings title, abstract, any;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const Inverter::Term& t = inverter_.term(ids[i]);
+    DecodedPostings* decoded[2] = {&title, &abstract};
+    for (int f = 0; f < 2; ++f) {
+      if (t.fields[f].doc_freq == 0) continue;
+      decode(t.fields[f], *decoded[f]);
+      infos[1 + f][i] = files.field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions);
+    }
+    if (t.fields[0].doc_freq == 0 || t.fields[1].doc_freq == 0) {
+      infos[0][i] = infos[t.fields[0].doc_freq == 0 ? 2 : 1][i];
+      infos[0][i].positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
+    } else {
+      merge_any(title, abstract, any);
+      infos[0][i] = files.any_writer.write(any.docs, any.freqs, {});
+    }
+  }
+  std::string key;
+  for (Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
+    const int slot = field == Field::kAny ? 0 : field == Field::kTitle ? 1 : 2;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const Inverter::Term& t = inverter_.term(ids[i]);
+      if (slot > 0 && t.fields[slot - 1].doc_freq == 0) continue;
+      key = term_key(field, t.text);
+      files.dict.add(key, infos[slot][i]);
+    }
+  }
+  files.finish();
+  write_norms(segment_file(dir_, name_, "norms"), inverter_.field_lengths());
+  return SegmentInfo{name_, inverter_.doc_count()};
+}
+
+SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared_ptr<const SegmentReader>>& inputs,
+                           const std::string& name) {
+  // Doc store and norms: concatenated in segment order.
+  {
+    FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
+    DocStoreWriter docs(docs_file);
+    std::vector<uint32_t> lengths;
+    for (const auto& seg : inputs) {
+      for (DocId d = 0; d < seg->doc_count(); ++d) {
+        StoredDoc s = seg->doc_store().get(d);
+        docs.add(s.title, s.url, s.abstract);
+        lengths.push_back(seg->field_length(Field::kTitle, d));
+        lengths.push_back(seg->field_length(Field::kAbstract, d));
+      }
+    }
+    docs.finish();
+    docs_file.finish();
+    write_norms(segment_file(dir, name, "norms"), lengths);
+  }
+
+  PostingsFiles files(dir, name);
+
+  std::vector<DocId> bases;
+  DocId base = 0;
+  std::vector<TermDictReader::Iterator> its;
+  for (const auto& seg : inputs) {
+    bases.push_back(base);
+    base += seg->doc_count();
+    its.push_back(seg->terms().begin());
+  }
+  DecodedPostings out;
+  SharedPostingsQueue shared[2];  // title, abstract
+  std::vector<uint32_t> doc_positions;
+  std::string key;
+  for (;;) {
+    // The smallest key among the inputs; k is small, so a linear scan.
+    const std::string_view* smallest = nullptr;
+    std::string_view min_key;
+    for (auto& it : its) {
+      if (it.valid() && (!smallest || it.key() < min_key)) {
+        min_key = it.key();
+        smallest = &min_key;
+      }
+    }
+    if (!smallest) break;
+    key.assign(min_key);
+    if (key.empty()) throw std::logic_error("merge: empty dictionary key");
+    const auto key_field = static_cast<Field>(key[0]);
+    if (key_field != Field::kAny) {
+      // Written with its term's kAny key (kAny keys sort first, terms in the
+      // same order in every field).
+      for (auto& it : its) {
+        if (it.valid() && it.key() == key) it.next();
+      }
+      files.dict.add(key, shared[key_field == Field::kTitle ? 0 : 1].pop());
+      continue;
+    }
+    // As in SegmentWriter::finish: the term's title and abstract lists, then
+    // its kAny list unless it occurs in one field only and shares that list.
+    const std::string_view term = std::string_view(key).substr(1);
+    TermInfo field_info[2];
+    bool has[2] = {false, false};
+    for (int f = 0; f < 2; ++f) {
+      const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
+      out.clear();
+      for (size_t s = 0; s < its.size(); ++s) {
+        if (!its[s].valid() || its[s].key() != key) continue;
+        std::optional<TermInfo> found = inputs[s]->lookup(field, term);
+        if (!found) continue;
+        PostingsCursor c = inputs[s]->cursor(field, *found);
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          out.docs.push_back(bases[s] + d);
+          out.freqs.push_back(c.freq());
+          c.positions(doc_positions);
+          out.positions.insert(out.positions.end(), doc_positions.begin(), doc_positions.end());
+        }
+      }
+      if (out.docs.empty()) continue;
+      has[f] = true;
+      field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions);
+      shared[f].push(field_info[f]);
+    }
+    TermInfo info;
+    if (has[0] != has[1]) {
+      info = field_info[has[0] ? 0 : 1];
+      info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
+    } else if (!has[0]) {
+      throw std::logic_error("merge: term under kAny without its field keys");
+    }
+    out.clear();
+    for (size_t s = 0; s < its.size(); ++s) {
+      if (!its[s].valid() || its[s].key() != key) continue;
+      if (has[0] && has[1]) {
+        PostingsCursor c = inputs[s]->cursor(Field::kAny, its[s].info());
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          out.docs.push_back(bases[s] + d);
+          out.freqs.push_back(c.freq());
+        }
+      }
+      its[s].next();
+    }
+    if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {});
+    files.dict.add(key, info);
+  }
+  files.finish();
+  return SegmentInfo{name, base};
+}
+
+}  // namespace fts

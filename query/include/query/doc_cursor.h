@@ -1,0 +1,81 @@
+// The one interface every query operator implements (in the spirit of
+// Lucene's DocIdSetIterator): a forward-only iterator over ascending
+// segment-local doc ids. A cursor is positioned on its first match as soon
+// as it is constructed, so composite cursors never deal with an
+// "unpositioned" state; kNoMoreDocs marks exhaustion.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "index/format/postings.h"
+
+namespace fts {
+
+class DocCursor {
+ public:
+  virtual ~DocCursor() = default;
+
+  DocId doc() const { return doc_; }
+  virtual DocId next() = 0;
+  // First match >= target. A target <= doc() leaves the cursor where it is,
+  // so callers need not check (the check is one compare).
+  virtual DocId advance(DocId target) = 0;
+  // Upper-bound estimate of the number of matches (planning, explain).
+  virtual uint64_t cost() const = 0;
+  // Estimate of the postings this cursor reads to enumerate everything:
+  // what materialising it into the filter cache would save.
+  virtual uint64_t work() const { return cost(); }
+  // BM25 of the scoring leaves matching the current doc (0 when the cursor
+  // was planned without scores).
+  virtual float score() { return 0; }
+  // Matches from doc() on, consuming the cursor. Overridden where the answer
+  // is known without iterating.
+  virtual uint64_t count_remaining() {
+    uint64_t n = 0;
+    for (DocId d = doc_; d != kNoMoreDocs; d = next()) ++n;
+    return n;
+  }
+  // Membership test for a filter that is only probed, never iterated (the
+  // excluded side of AND-NOT): targets must not decrease, and once probed a
+  // cursor may only be probed again. Phrases check positions only at the
+  // probed docs instead of finding every match in between. A composite's
+  // children may have moved past doc() while it was positioned, so a target
+  // <= doc() is answered from doc() (no match before it; doc() is one).
+  virtual bool contains(DocId target) {
+    DocId d = doc_;
+    if (d < target) d = advance(target);
+    return d == target;
+  }
+  // Appends the global ids (segment base + doc) of the matches from doc()
+  // on, consuming the cursor.
+  virtual void collect_remaining(std::vector<DocId>& out, DocId base) {
+    for (DocId d = doc_; d != kNoMoreDocs; d = next()) out.push_back(base + d);
+  }
+  // Appends one line per cursor of this subtree, indented by depth.
+  virtual void explain(std::string& out, int depth) const = 0;
+
+ protected:
+  static void explain_line(std::string& out, int depth, const std::string& what, uint64_t cost) {
+    out.append(static_cast<size_t>(depth) * 2, ' ');
+    out += what;
+    out += " cost=";
+    out += std::to_string(cost);
+    out += '\n';
+  }
+
+  DocId doc_ = kNoMoreDocs;
+};
+
+// Matches nothing: an absent term, or an AND with an empty child.
+class EmptyCursor final : public DocCursor {
+ public:
+  DocId next() override { return kNoMoreDocs; }
+  DocId advance(DocId) override { return kNoMoreDocs; }
+  uint64_t cost() const override { return 0; }
+  uint64_t count_remaining() override { return 0; }
+  void explain(std::string& out, int depth) const override { explain_line(out, depth, "empty", 0); }
+};
+
+}  // namespace fts

@@ -1,0 +1,175 @@
+// Docs where the phrase's tokens occur consecutively, in order, within one
+// field. Docs holding every token come from a leapfrog over the tokens'
+// postings (the "approximation": kAny postings for an unqualified phrase,
+// which carry no positions, or the field's own); each candidate is then
+// confirmed on positions, per field part (title and abstract for an
+// unqualified phrase, so a phrase never spans the two fields). Repeated
+// tokens ("ha ha") share one cursor and are matched at their offsets.
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/reader/segment_reader.h"
+#include "query/bm25.h"
+#include "query/doc_cursor.h"
+
+namespace fts {
+
+class PhraseCursor final : public DocCursor {
+ public:
+  // The positional postings of the unique tokens in one field, in the same
+  // order as the approximation's; empty when that field is the
+  // approximation's own (single-field phrase).
+  struct FieldPart {
+    std::vector<PostingsCursor> cursors;
+  };
+
+  // approx: one cursor per unique token; slots[i]: the unique token at
+  // phrase offset i. weight null: planned without scores (stop at the first
+  // occurrence). field: for the BM25 length (kAny for an unqualified phrase).
+  PhraseCursor(std::vector<PostingsCursor> approx, std::vector<uint32_t> slots, std::vector<FieldPart> parts,
+               const SegmentReader* segment, Field field, const Bm25Weight* weight, std::string label)
+      : approx_(std::move(approx)),
+        slots_(std::move(slots)),
+        parts_(std::move(parts)),
+        segment_(segment),
+        field_(field),
+        weight_(weight),
+        label_(std::move(label)),
+        positions_(approx_.size()),
+        index_(slots_.size()) {
+    order_.resize(approx_.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](uint32_t a, uint32_t b) { return approx_[a].cost() < approx_[b].cost(); });
+    for (auto& c : approx_) c.next();
+    for (auto& part : parts_)
+      for (auto& c : part.cursors) c.next();
+    find(approx_[order_[0]].doc());
+  }
+
+  DocId next() override {
+    if (doc_ == kNoMoreDocs) return doc_;
+    return find(approx_[order_[0]].next());
+  }
+  DocId advance(DocId target) override {
+    if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    return find(approx_[order_[0]].advance(target));
+  }
+  uint64_t cost() const override { return approx_[order_[0]].cost(); }
+  uint64_t work() const override {
+    uint64_t w = 0;
+    for (const auto& c : approx_) w += c.cost();
+    for (const auto& part : parts_)
+      for (const auto& c : part.cursors) w += c.cost();
+    return 2 * w;  // positions cost about as much again as the doc ids
+  }
+  float score() override { return weight_ ? weight_->score(freq_, segment_->field_length(field_, doc_)) : 0; }
+  // Positions are read only when every token's postings hold target. The
+  // lead never passes a match it was not asked about (see find()), so a
+  // lead beyond target means target lacks the lead token.
+  bool contains(DocId target) override {
+    if (target <= doc_) return target == doc_;
+    for (uint32_t i : order_) {
+      PostingsCursor& c = approx_[i];
+      DocId d = c.doc();
+      if (d < target) d = c.advance(target);
+      if (d != target) return false;
+    }
+    return occurrences(target, false) > 0;
+  }
+  void explain(std::string& out, int depth) const override { explain_line(out, depth, "phrase " + label_, cost()); }
+
+ private:
+  // The first doc >= the lead's doc candidate holding an occurrence.
+  DocId find(DocId candidate) {
+    for (;;) {
+      candidate = align(candidate);
+      if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
+      freq_ = occurrences(candidate, weight_ != nullptr);
+      if (freq_ > 0) return doc_ = candidate;
+      candidate = approx_[order_[0]].next();
+    }
+  }
+
+  DocId align(DocId candidate) {
+    const size_t n = order_.size();
+  again:
+    if (candidate == kNoMoreDocs) return kNoMoreDocs;
+    for (size_t i = 1; i < n; ++i) {
+      PostingsCursor& c = approx_[order_[i]];
+      DocId d = c.doc();
+      if (d < candidate) d = c.advance(candidate);
+      if (d > candidate) {
+        if (d == kNoMoreDocs) return kNoMoreDocs;
+        candidate = approx_[order_[0]].advance(d);
+        goto again;
+      }
+    }
+    return candidate;
+  }
+
+  // Occurrences in doc summed over the field parts; with all false, stops
+  // at the first.
+  uint32_t occurrences(DocId doc, bool all) {
+    if (parts_.empty()) return 0;
+    uint32_t total = 0;
+    for (auto& part : parts_) {
+      std::vector<PostingsCursor>& cursors = part.cursors.empty() ? approx_ : part.cursors;
+      bool on_doc = true;
+      for (auto& c : cursors) {
+        DocId d = c.doc();
+        if (d < doc) d = c.advance(doc);
+        if (d != doc) on_doc = false;  // keep advancing the others: they stay in step
+      }
+      if (!on_doc) continue;
+      for (size_t u = 0; u < cursors.size(); ++u) cursors[u].positions(positions_[u]);
+      total += count_in_positions(all);
+      if (total > 0 && !all) return total;
+    }
+    return total;
+  }
+
+  uint32_t count_in_positions(bool all) {
+    const size_t n = slots_.size();
+    std::fill(index_.begin(), index_.end(), 0);
+    uint32_t count = 0;
+    for (uint32_t start : positions_[slots_[0]]) {
+      bool match = true;
+      for (size_t i = 1; i < n; ++i) {
+        const std::vector<uint32_t>& v = positions_[slots_[i]];
+        size_t& j = index_[i];
+        const uint32_t want = start + static_cast<uint32_t>(i);
+        while (j < v.size() && v[j] < want) ++j;
+        if (j == v.size()) return count;  // later starts cannot match either
+        if (v[j] != want) {
+          match = false;
+          break;
+        }
+      }
+      if (match) {
+        ++count;
+        if (!all) return count;
+      }
+    }
+    return count;
+  }
+
+  std::vector<PostingsCursor> approx_;
+  std::vector<uint32_t> order_;  // approx_ indices by ascending cost
+  std::vector<uint32_t> slots_;
+  std::vector<FieldPart> parts_;
+  const SegmentReader* segment_;
+  Field field_;
+  const Bm25Weight* weight_;
+  std::string label_;
+  std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
+  std::vector<size_t> index_;
+  uint32_t freq_ = 0;
+};
+
+}  // namespace fts

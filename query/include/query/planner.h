@@ -1,0 +1,63 @@
+// From an analyzed QueryNode to a cursor tree per segment.
+//
+// Rewrites (once per query, in PreparedQuery): double negations dropped,
+// nested ANDs / ORs flattened. Per segment (plan_segment):
+//   AND(p1.., NOT n1..)  -> AndNot(And(p1..) by cost, Or(n1..)); no positives:
+//                           AllDocs instead of And; an empty p -> empty.
+//   OR(p1.., NOT n1..)   -> Or(p1.., AndNot(AllDocs, And(n1..)))  since
+//                           NOT n1 OR NOT n2 = NOT (n1 AND n2).
+//   NOT x                -> AndNot(AllDocs, x).
+//   many-child OR that is iterated to the end -> materialised bitset.
+// Negated parts never score, so they (and everything in count mode) are
+// planned as filters, which the filter cache may serve from a bitmap.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "index/reader/index_reader.h"
+#include "query/bm25.h"
+#include "query/doc_cursor.h"
+#include "query/filter_cache.h"
+#include "query/query_node.h"
+
+namespace fts {
+
+// Query-wide state, computed once per search and shared by the segments'
+// plans: the rewritten tree, leaf weights (index-wide statistics) and the
+// canonical text of the nodes (cache key and explain label). One thread.
+class PreparedQuery {
+ public:
+  PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring);
+
+  const QueryNode& root() const { return *root_; }
+  // Null for a node without weight (not a leaf, or prepared without scores).
+  const Bm25Weight* weight(const QueryNode& leaf) const;
+  // Computed on first use: most nodes of a big query never need it.
+  const std::string& text(const QueryNode& node) const;
+
+ private:
+  void prepare(const QueryNode& node, const IndexReader& index, bool scoring);
+
+  std::unique_ptr<QueryNode> root_;
+  std::unordered_map<const QueryNode*, Bm25Weight> weights_;
+  // Node-based: references stay valid as it grows (cursors keep views).
+  mutable std::unordered_map<const QueryNode*, std::string> text_;
+};
+
+// The tree without double negations and with nested ANDs/ORs flattened
+// (scores are sums, so neither changes a result or a score).
+std::unique_ptr<QueryNode> simplify_query(const QueryNode& node);
+
+struct PlanOptions {
+  bool scoring = true;           // false: count mode, every part a filter
+  FilterCache* cache = nullptr;  // null: no caching
+  bool dry_run = false;          // explain: peek at the cache, change nothing
+  uint64_t generation = 0;       // of the index, for cache keys
+};
+
+std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
+                                        const PlanOptions& options);
+
+}  // namespace fts

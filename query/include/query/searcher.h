@@ -1,0 +1,67 @@
+// Evaluates analyzed queries over an open index: plans each query into a
+// cursor tree per segment (term, AND, OR, AND-NOT, phrase, all-docs), counts
+// or ranks the matches (BM25, k1 = 1.2, b = 0.75), and keeps a Roaring-bitmap
+// cache of recurring costly subqueries. Thread-safe: many threads may search
+// one Searcher.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "index/reader/index_reader.h"
+#include "query/query_node.h"
+
+namespace fts {
+
+struct ScoredDoc {
+  DocId doc = 0;   // global doc id
+  float score = 0;
+};
+
+struct SearchRequest {
+  size_t limit = 10;
+  size_t offset = 0;
+  enum class Order { kScore, kDocId } order = Order::kScore;
+};
+
+struct SearchResponse {
+  uint64_t total_hits = 0;
+  std::vector<ScoredDoc> hits;  // at most limit, after offset
+};
+
+struct CacheStats {
+  uint64_t hits = 0, misses = 0, entries = 0, bytes = 0, capacity_bytes = 0;
+};
+
+struct SearcherOptions {
+  size_t cache_bytes = 64u << 20;  // 0 disables the filter cache
+  // Postings a recurring subquery must read before a bitmap of it pays off.
+  uint64_t cache_min_work = 20000;
+};
+
+class Searcher {
+ public:
+  explicit Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes = 64u << 20);
+  Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options);
+  ~Searcher();
+
+  // query may be null (a query that analyzed to nothing): no hits.
+  SearchResponse search(const QueryNode* query, const SearchRequest& request) const;
+  uint64_t count(const QueryNode* query) const;
+  // All matching global doc ids, ascending.
+  void matching_docs(const QueryNode* query, std::vector<DocId>& out) const;
+  // The plan: one line per cursor with its cost and cache use.
+  std::string explain(const QueryNode* query) const;
+  CacheStats cache_stats() const;
+
+  const IndexReader& index() const { return *index_; }
+
+ private:
+  struct Impl;
+  std::shared_ptr<const IndexReader> index_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fts

@@ -1,0 +1,60 @@
+// One term's postings in one segment. Scores with BM25 when given a weight;
+// the field length comes from the segment's norms.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "index/reader/segment_reader.h"
+#include "query/bm25.h"
+#include "query/doc_cursor.h"
+
+namespace fts {
+
+class TermCursor final : public DocCursor {
+ public:
+  // weight null: planned without scores. label is for explain() only.
+  TermCursor(PostingsCursor postings, const SegmentReader* segment, Field field, const Bm25Weight* weight,
+             std::string_view label)
+      : postings_(std::move(postings)), segment_(segment), field_(field), weight_(weight), label_(label) {
+    doc_ = postings_.next();
+  }
+
+  DocId next() override {
+    if (doc_ == kNoMoreDocs) return doc_;
+    untouched_ = false;
+    return doc_ = postings_.next();
+  }
+  DocId advance(DocId target) override {
+    if (target <= doc_ && doc_ != kNoMoreDocs) return doc_;
+    if (doc_ == kNoMoreDocs) return doc_;
+    untouched_ = false;
+    return doc_ = postings_.advance(target);
+  }
+  uint64_t cost() const override { return postings_.cost(); }
+  float score() override {
+    if (!weight_) return 0;
+    return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
+  }
+  uint64_t count_remaining() override {
+    if (untouched_) {
+      doc_ = kNoMoreDocs;
+      return postings_.cost();
+    }
+    return DocCursor::count_remaining();
+  }
+  void explain(std::string& out, int depth) const override {
+    explain_line(out, depth, "term " + std::string(label_), cost());
+  }
+
+ private:
+  PostingsCursor postings_;
+  const SegmentReader* segment_;
+  Field field_;
+  const Bm25Weight* weight_;
+  std::string_view label_;
+  bool untouched_ = true;
+};
+
+}  // namespace fts
