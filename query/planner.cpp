@@ -1,6 +1,5 @@
 #include "query/planner.h"
 
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "query/bitset_or_cursor.h"
 #include "query/or_cursor.h"
 #include "query/phrase_cursor.h"
+#include "query/rewrite.h"
 #include "query/term_cursor.h"
 
 namespace fts {
@@ -28,33 +28,6 @@ using Kind = QueryNode::Kind;
 bool prefer_bitset_or(size_t children, uint64_t total_cost, uint32_t doc_count, bool scoring) {
   if (scoring) return children > 16 || (children >= 4 && total_cost >= doc_count / 8);
   return children > 8 || total_cost >= doc_count / 32;
-}
-
-void check_shape(const QueryNode& node) {
-  switch (node.kind) {
-    case Kind::kTerm:
-      if (node.terms.size() != 1) throw std::invalid_argument("query term node without exactly one term");
-      break;
-    case Kind::kPhrase:
-      if (node.terms.empty()) throw std::invalid_argument("query phrase node without terms");
-      break;
-    case Kind::kAnd:
-    case Kind::kOr:
-      if (node.children.empty()) throw std::invalid_argument("query AND/OR node without children");
-      break;
-    case Kind::kNot:
-      if (node.children.size() != 1) throw std::invalid_argument("query NOT node without exactly one child");
-      break;
-  }
-  for (const auto& c : node.children)
-    if (!c) throw std::invalid_argument("query node with a null child");
-}
-
-std::unique_ptr<QueryNode> unwrap_double_negation(std::unique_ptr<QueryNode> n) {
-  while (n->kind == Kind::kNot && n->children[0]->kind == Kind::kNot) {
-    n = std::move(n->children[0]->children[0]);
-  }
-  return n;
 }
 
 bool is_negation(const QueryNode& n) { return n.kind == Kind::kNot; }
@@ -268,30 +241,9 @@ class SegmentPlanner {
 
 }  // namespace
 
-std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) {
-  check_shape(node);
-  auto out = std::make_unique<QueryNode>();
-  out->kind = node.kind;
-  out->field = node.field;
-  out->terms = node.terms;
-  for (const auto& c : node.children) {
-    auto child = unwrap_double_negation(simplify_query(*c));
-    if ((node.kind == Kind::kAnd || node.kind == Kind::kOr) && child->kind == node.kind) {
-      for (auto& grandchild : child->children) out->children.push_back(std::move(grandchild));
-    } else {
-      out->children.push_back(std::move(child));
-    }
-  }
-  // A one-child AND/OR is its child.
-  if ((out->kind == Kind::kAnd || out->kind == Kind::kOr) && out->children.size() == 1) {
-    return std::move(out->children[0]);
-  }
-  return unwrap_double_negation(std::move(out));
-}
-
 PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring)
     : root_(simplify_query(query)) {
-  prepare(*root_, index, scoring);
+  prepare(*root_, index, scoring, 1.0);
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {
@@ -300,13 +252,16 @@ const std::string& PreparedQuery::text(const QueryNode& node) const {
   return it->second;
 }
 
-void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, bool scoring) {
+// multiplier: the product of the weights above node (scores are sums over
+// the leaves, so a clause's weight scales each leaf below it).
+void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, bool scoring, double multiplier) {
+  multiplier *= node.weight;
   if (scoring && (node.kind == Kind::kTerm || node.kind == Kind::kPhrase)) {
     double idf = 0;
     for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t));
-    weights_.emplace(&node, Bm25Weight(idf, index.average_field_length(node.field)));
+    weights_.emplace(&node, Bm25Weight(multiplier * idf, index.average_field_length(node.field)));
   }
-  for (const auto& c : node.children) prepare(*c, index, scoring);
+  for (const auto& c : node.children) prepare(*c, index, scoring, multiplier);
 }
 
 const Bm25Weight* PreparedQuery::weight(const QueryNode& leaf) const {

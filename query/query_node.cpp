@@ -19,7 +19,7 @@ void append_canonical(const QueryNode& node, std::string& out) {
         out += node.terms[i];
       }
       if (quoted) out += '"';
-      return;
+      break;
     }
     case QueryNode::Kind::kAnd:
     case QueryNode::Kind::kOr:
@@ -32,8 +32,12 @@ void append_canonical(const QueryNode& node, std::string& out) {
         append_canonical(*node.children[i], out);
       }
       out += ')';
-      return;
+      break;
     }
+  }
+  if (node.weight != 1) {
+    out += '^';
+    out += std::to_string(node.weight);
   }
 }
 
@@ -50,6 +54,7 @@ std::unique_ptr<QueryNode> QueryNode::clone() const {
   copy->kind = kind;
   copy->field = field;
   copy->terms = terms;
+  copy->weight = weight;
   copy->children.reserve(children.size());
   for (const auto& child : children) copy->children.push_back(child->clone());
   return copy;

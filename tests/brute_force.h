@@ -6,7 +6,8 @@
 // ln(1 + (N - df + 0.5) / (df + 0.5)), statistics over the whole index) of
 // each matching term or phrase leaf (a phrase: the sum of its tokens' idfs,
 // tf = its occurrences), summed up through AND and through the matching
-// children of an OR; a NOT scores 0 except NOT(NOT x), which is x.
+// children of an OR; a NOT scores 0 except NOT(NOT x), which is x; a
+// clause's weight (1 from the parser) multiplies its score.
 #pragma once
 
 #include <algorithm>
@@ -81,7 +82,10 @@ class BruteForce {
         // Leaves recur across queries; remember them (pure function of the leaf).
         std::string key = std::to_string(static_cast<int>(node.field));
         for (const auto& t : node.terms) key += "\x1f" + t;
-        if (auto it = leaves_.find(key); it != leaves_.end()) return it->second;
+        if (auto it = leaves_.find(key); it != leaves_.end()) {
+          out = it->second;
+          break;
+        }
         double idf = 0;
         for (const auto& t : node.terms) idf += std::log(1.0 + (n() - df(node.field, t) + 0.5) / (df(node.field, t) + 0.5));
         const double avg = average_length(node.field);
@@ -127,6 +131,8 @@ class BruteForce {
         break;
       }
     }
+    if (node.weight != 1)
+      for (double& s : out.score) s *= node.weight;
     return out;
   }
 

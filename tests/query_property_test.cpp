@@ -89,6 +89,8 @@ class QueryGenerator {
     size_t n = 2 + rng_() % 3;
     if (rng_() % 12 == 0) n = 10 + rng_() % 12;  // wide: bitset OR
     for (size_t i = 0; i < n; ++i) node->children.push_back(tree(depth - 1));
+    // Repeated clauses, which the planner merges into one weighted clause.
+    if (rng_() % 4 == 0) node->children.push_back(node->children[rng_() % n]->clone());
     return node;
   }
 

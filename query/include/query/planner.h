@@ -1,7 +1,8 @@
 // From an analyzed QueryNode to a cursor tree per segment.
 //
-// Rewrites (once per query, in PreparedQuery): double negations dropped,
-// nested ANDs / ORs flattened. Per segment (plan_segment):
+// Rewrites (once per query, in PreparedQuery, query/rewrite.h): double
+// negations dropped, nested ANDs / ORs flattened, repeated clauses merged
+// into one weighted clause. Per segment (plan_segment):
 //   AND(p1.., NOT n1..)  -> AndNot(And(p1..) by cost, Or(n1..)); no positives:
 //                           AllDocs instead of And; an empty p -> empty.
 //   OR(p1.., NOT n1..)   -> Or(p1.., AndNot(AllDocs, And(n1..)))  since
@@ -38,17 +39,13 @@ class PreparedQuery {
   const std::string& text(const QueryNode& node) const;
 
  private:
-  void prepare(const QueryNode& node, const IndexReader& index, bool scoring);
+  void prepare(const QueryNode& node, const IndexReader& index, bool scoring, double multiplier);
 
   std::unique_ptr<QueryNode> root_;
   std::unordered_map<const QueryNode*, Bm25Weight> weights_;
   // Node-based: references stay valid as it grows (cursors keep views).
   mutable std::unordered_map<const QueryNode*, std::string> text_;
 };
-
-// The tree without double negations and with nested ANDs/ORs flattened
-// (scores are sums, so neither changes a result or a score).
-std::unique_ptr<QueryNode> simplify_query(const QueryNode& node);
 
 struct PlanOptions {
   bool scoring = true;           // false: count mode, every part a filter

@@ -1,6 +1,7 @@
 // The analyzed query tree: what the parser produces and the planner consumes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,9 +21,14 @@ struct QueryNode {
   Field field = Field::kAny;        // leaves: kAny = title or abstract
   std::vector<std::string> terms;   // leaves: analyzed; 1 for kTerm, >= 2 for kPhrase
   std::vector<std::unique_ptr<QueryNode>> children;  // kAnd/kOr: >= 2; kNot: 1
+  // Score multiplier: the planner keeps a clause that stood n times in one
+  // AND/OR once with weight n (scores are sums, so the ranking is the same
+  // as scoring every copy). The parser always gives 1.
+  uint32_t weight = 1;
 
-  // Canonical text, e.g. AND(title:cat, OR("wild cat", dog), NOT(fish)):
-  // used for --explain and as the filter-cache key.
+  // Canonical text, e.g. AND(title:cat, OR("wild cat", dog), NOT(fish)),
+  // with ^n after a clause of weight n: used for --explain and as the
+  // filter-cache key.
   std::string to_string() const;
   std::unique_ptr<QueryNode> clone() const;
 };

@@ -1,0 +1,70 @@
+// Query rewriting (query/rewrite.h): the shapes it produces. That a rewritten
+// query matches and scores like the query as written is checked against the
+// brute-force evaluator in query_property_test.
+#include "query/rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyzer/analyzer.h"
+#include "query/parser.h"
+
+namespace fts {
+namespace {
+
+class RewriteTest : public ::testing::Test {
+ protected:
+  std::string rewritten(std::string_view query) {
+    auto parsed = parse_query(query, analyzer_);
+    return parsed ? simplify_query(*parsed)->to_string() : "<nothing>";
+  }
+
+  Analyzer analyzer_;
+};
+
+TEST_F(RewriteTest, RepeatedOrClausesBecomeOneWeightedClause) {
+  EXPECT_EQ(rewritten("cat OR cat"), "cat^2");
+  EXPECT_EQ(rewritten("cat OR dog OR cat"), "OR(cat^2, dog)");
+  EXPECT_EQ(rewritten("therefore OR therefore OR therefore OR therefore OR therefore"), "therefor^5");
+}
+
+TEST_F(RewriteTest, RepeatedAndClausesBecomeOneWeightedClause) {
+  EXPECT_EQ(rewritten("cat AND cat"), "cat^2");
+  EXPECT_EQ(rewritten("cat dog cat -fish"), "AND(cat^2, dog, NOT(fish))");
+}
+
+TEST_F(RewriteTest, NestedGroupsFlattenWithTheirWeights) {
+  EXPECT_EQ(rewritten("(cat OR dog) OR (cat OR dog)"), "OR(cat^2, dog^2)");
+  EXPECT_EQ(rewritten("(cat OR dog) OR fish"), "OR(cat, dog, fish)");
+  EXPECT_EQ(rewritten("(cat dog) OR (cat dog)"), "AND(cat, dog)^2");
+  EXPECT_EQ(rewritten("((cat OR dog) OR (cat OR dog)) OR cat"), "OR(cat^3, dog^2)");
+}
+
+TEST_F(RewriteTest, FieldsAndPhrasesAreDistinctClauses) {
+  EXPECT_EQ(rewritten("cat OR title:cat OR abstract:cat"), "OR(cat, title:cat, abstract:cat)");
+  EXPECT_EQ(rewritten("\"wild cat\" OR \"cat wild\" OR \"wild cat\""), "OR(\"wild cat\"^2, \"cat wild\")");
+}
+
+TEST_F(RewriteTest, DoubleNegationsDisappear) {
+  EXPECT_EQ(rewritten("NOT NOT cat"), "cat");
+  EXPECT_EQ(rewritten("dog NOT NOT NOT cat"), "AND(dog, NOT(cat))");
+  EXPECT_EQ(rewritten("-cat -cat"), "NOT(cat)^2");
+}
+
+TEST_F(RewriteTest, ClausesThatDifferOnlyInOrderAreKept) {
+  EXPECT_EQ(rewritten("(cat dog) OR (dog cat)"), "OR(AND(cat, dog), AND(dog, cat))");
+}
+
+TEST_F(RewriteTest, MalformedHandBuiltTreesAreRejected) {
+  QueryNode empty_and;
+  empty_and.kind = QueryNode::Kind::kAnd;
+  EXPECT_THROW(simplify_query(empty_and), std::invalid_argument);
+  QueryNode zero_weight;
+  zero_weight.terms = {"cat"};
+  zero_weight.weight = 0;
+  EXPECT_THROW(simplify_query(zero_weight), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace fts
