@@ -1,0 +1,288 @@
+#include "serve/api.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "serve/assets.h"
+#include "serve/url.h"
+
+namespace fts::serve {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double round3(double ms) { return std::round(ms * 1000.0) / 1000.0; }
+
+// Document text may hold any bytes: invalid UTF-8 goes out as U+FFFD rather
+// than failing the response.
+std::string to_body(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+ApiResponse json_response(unsigned status, const json& j) {
+  ApiResponse r;
+  r.status = status;
+  r.body = to_body(j);
+  r.body.push_back('\n');
+  return r;
+}
+
+bool is_word_byte(unsigned char c) { return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
+// Words of a query as the analyzer will see them, at most: runs of letters,
+// digits and non-ASCII bytes, the operators AND, OR and NOT excluded.
+size_t count_words(std::string_view q) {
+  size_t words = 0;
+  for (size_t i = 0; i < q.size();) {
+    if (!is_word_byte(static_cast<unsigned char>(q[i]))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < q.size() && is_word_byte(static_cast<unsigned char>(q[end]))) ++end;
+    std::string_view w = q.substr(i, end - i);
+    if (w != "AND" && w != "OR" && w != "NOT") ++words;
+    i = end;
+  }
+  return words;
+}
+
+}  // namespace
+
+struct Api::Params {
+  std::string q;
+  size_t limit = 10, offset = 0;
+  SearchOptions::Sort sort = SearchOptions::Sort::kScore;
+};
+
+Api::Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits)
+    : index_(index), metrics_(metrics), limits_(limits), started_(now_ms()) {}
+
+ApiResponse Api::error(unsigned status, std::string_view message) {
+  return json_response(status, json{{"error", message}, {"status", status}});
+}
+
+namespace {
+
+// Reads the parameters an endpoint takes; anything else, a repeat, a bad
+// number or a bound passed is a 400 that names the parameter.
+std::optional<ApiResponse> read_params(const Target& target, std::initializer_list<std::string_view> allowed,
+                                       const ApiLimits& limits, auto& p) {
+  bool seen_q = false, seen_limit = false, seen_offset = false, seen_sort = false;
+  auto number = [&](const std::string& key, const std::string& value, size_t max, size_t& out,
+                    bool& seen) -> std::optional<ApiResponse> {
+    if (seen) return Api::error(400, key + " given twice");
+    seen = true;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+      return Api::error(400, key + " must be a whole number, not '" + value + "'");
+    }
+    if (out > max) return Api::error(400, key + " is at most " + std::to_string(max));
+    return std::nullopt;
+  };
+  for (const auto& [key, value] : target.params) {
+    bool ok = false;
+    for (std::string_view a : allowed) ok = ok || key == a;
+    if (!ok) return Api::error(400, "unknown parameter '" + key + "'");
+    if (key == "q") {
+      if (seen_q) return Api::error(400, "q given twice");
+      seen_q = true;
+      p.q = value;
+    } else if (key == "limit") {
+      if (auto e = number(key, value, limits.max_limit, p.limit, seen_limit)) return e;
+    } else if (key == "offset") {
+      if (auto e = number(key, value, limits.max_offset, p.offset, seen_offset)) return e;
+    } else if (key == "sort") {
+      if (seen_sort) return Api::error(400, "sort given twice");
+      seen_sort = true;
+      if (value != "score" && value != "doc") return Api::error(400, "sort is score or doc, not '" + value + "'");
+      p.sort = value == "doc" ? SearchOptions::Sort::kDocId : SearchOptions::Sort::kScore;
+    }
+  }
+  bool wants_q = false;
+  for (std::string_view a : allowed) wants_q = wants_q || a == "q";
+  if (!wants_q) return std::nullopt;
+  if (!seen_q) return Api::error(400, "missing parameter q");
+  size_t bad = 0;
+  if (!valid_utf8(p.q, bad)) return Api::error(400, "q is not valid UTF-8 (byte " + std::to_string(bad) + ")");
+  if (p.q.size() > limits.max_query_bytes) {
+    return Api::error(400, "q is longer than " + std::to_string(limits.max_query_bytes) + " bytes");
+  }
+  if (count_words(p.q) > limits.max_query_words) {
+    return Api::error(400, "q has more than " + std::to_string(limits.max_query_words) + " words");
+  }
+  return std::nullopt;
+}
+
+ApiResponse syntax_error(const std::string& q, const QuerySyntaxError& e) {
+  return json_response(400, json{{"error", "syntax error at position " + std::to_string(e.position()) + ": " + e.what()},
+                                 {"status", 400},
+                                 {"position", e.position()},
+                                 {"query", q}});
+}
+
+}  // namespace
+
+ApiResponse Api::handle(const ApiRequest& request) const {
+  Target target;
+  if (std::string why = parse_target(request.target, target); !why.empty()) return error(400, why);
+  const std::string& path = target.path;
+  const bool get = request.method == "GET" || request.method == "HEAD";
+
+  auto not_allowed = [&] {
+    ApiResponse r = error(405, std::string(request.method) + " is not allowed on " + path);
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  };
+
+  try {
+    if (path == "/search" || path == "/count" || path == "/explain") {
+      if (!get) return not_allowed();
+      Params p;
+      std::initializer_list<std::string_view> allowed = {"q"};
+      std::initializer_list<std::string_view> search_params = {"q", "limit", "offset", "sort"};
+      if (path == "/search") allowed = search_params;
+      if (auto e = read_params(target, allowed, limits_, p)) return *e;
+      if (path == "/search") return search(p);
+      if (path == "/count") return count(p);
+      return explain(p);
+    }
+    if (path.starts_with("/docs/")) {
+      if (!get) return not_allowed();
+      if (!target.params.empty()) return error(400, "unknown parameter '" + target.params[0].first + "'");
+      return document(std::string_view(path).substr(6));
+    }
+    if (path == "/stats" || path == "/health") {
+      if (!get) return not_allowed();
+      if (!target.params.empty()) return error(400, "unknown parameter '" + target.params[0].first + "'");
+      return path == "/stats" ? stats() : health();
+    }
+    Asset asset;
+    if (find_asset(path, asset)) {
+      if (!get) return not_allowed();
+      ApiResponse r;
+      r.content_type = asset.content_type;
+      r.body = asset.body;
+      // The page runs only its own script and style: even a bug that put
+      // document text into HTML could not run it.
+      r.headers.emplace_back("Content-Security-Policy",
+                             "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                             "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      r.headers.emplace_back("Cache-Control", "no-cache");
+      return r;
+    }
+    return error(404, "no such endpoint: " + path);
+  } catch (const QuerySyntaxError& e) {
+    Params p;
+    (void)read_params(target, {"q", "limit", "offset", "sort"}, limits_, p);
+    return syntax_error(p.q, e);
+  } catch (const std::bad_alloc&) {
+    return error(503, "out of memory");
+  } catch (const std::exception& e) {
+    return error(500, e.what());
+  }
+}
+
+ApiResponse Api::search(const Params& p) const {
+  const double start = now_ms();
+  std::shared_ptr<const Index> index = index_.current();
+  SearchOptions options;
+  options.limit = p.limit;
+  options.offset = p.offset;
+  options.sort = p.sort;
+  Results r = index->search(index->parse(p.q), options);
+  const double took = now_ms() - start;
+  if (took > limits_.time_budget_ms) {
+    return error(504, "the search took longer than its budget of " + std::to_string(limits_.time_budget_ms) + " ms");
+  }
+  json hits = json::array();
+  for (size_t i = 0; i < r.hits.size(); ++i) {
+    const Hit& h = r.hits[i];
+    json spans = json::array();
+    for (const Highlight& s : h.highlights) spans.push_back({s.begin, s.end});
+    hits.push_back({{"rank", p.offset + i + 1},
+                    {"doc", h.doc},
+                    {"score", h.score},
+                    {"title", h.title},
+                    {"url", h.url},
+                    {"snippet", h.snippet},
+                    {"highlights", std::move(spans)}});
+  }
+  return json_response(200, json{{"query", p.q},
+                                 {"total_hits", r.total_hits},
+                                 {"total_hits_relation", "eq"},
+                                 {"took_ms", round3(took)},
+                                 {"limit", p.limit},
+                                 {"offset", p.offset},
+                                 {"hits", std::move(hits)}});
+}
+
+ApiResponse Api::count(const Params& p) const {
+  const double start = now_ms();
+  std::shared_ptr<const Index> index = index_.current();
+  const uint64_t n = index->count(index->parse(p.q));
+  const double took = now_ms() - start;
+  if (took > limits_.time_budget_ms) {
+    return error(504, "the count took longer than its budget of " + std::to_string(limits_.time_budget_ms) + " ms");
+  }
+  return json_response(200, json{{"query", p.q}, {"total_hits", n}, {"total_hits_relation", "eq"}, {"took_ms", round3(took)}});
+}
+
+ApiResponse Api::explain(const Params& p) const {
+  std::shared_ptr<const Index> index = index_.current();
+  Query parsed = index->parse(p.q);
+  return json_response(200, json{{"query", p.q}, {"parsed", parsed.to_string()}, {"plan", index->explain(p.q)}});
+}
+
+ApiResponse Api::document(std::string_view id_text) const {
+  DocId id = 0;
+  auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+  if (id_text.empty() || ec != std::errc() || end != id_text.data() + id_text.size()) {
+    return error(404, "no document '" + std::string(id_text) + "' (ids are whole numbers)");
+  }
+  std::shared_ptr<const Index> index = index_.current();
+  if (id >= index->doc_count()) return error(404, "no document " + std::to_string(id));
+  StoredDoc d = index->reader().stored(id);
+  return json_response(200, json{{"doc", id}, {"title", d.title}, {"url", d.url}, {"abstract", d.abstract}});
+}
+
+ApiResponse Api::stats() const {
+  std::shared_ptr<const Index> index = index_.current();
+  CacheStats c = index->cache_stats();
+  LatencySummary l = metrics_.latency();
+  return json_response(
+      200, json{{"docs", index->doc_count()},
+                {"segments", index->reader().segments().size()},
+                {"generation", index->reader().generation()},
+                {"reloads", index_.reloads()},
+                {"uptime_s", round3((now_ms() - started_) / 1000.0)},
+                {"filter_cache",
+                 {{"hits", c.hits}, {"misses", c.misses}, {"entries", c.entries}, {"bytes", c.bytes},
+                  {"capacity_bytes", c.capacity_bytes}}},
+                {"requests",
+                 {{"total", metrics_.requests()},
+                  {"2xx", metrics_.by_class(2)},
+                  {"3xx", metrics_.by_class(3)},
+                  {"4xx", metrics_.by_class(4)},
+                  {"5xx", metrics_.by_class(5)}}},
+                {"connections", {{"open", metrics_.open_connections()}, {"rejected", metrics_.rejected_connections()}}},
+                {"latency_ms",
+                 {{"count", l.count}, {"p50", round3(l.p50_ms)}, {"p90", round3(l.p90_ms)}, {"p99", round3(l.p99_ms)},
+                  {"max", round3(l.max_ms)}}}});
+}
+
+ApiResponse Api::health() const {
+  if (draining_.load(std::memory_order_relaxed)) return json_response(503, json{{"status", "draining"}});
+  std::shared_ptr<const Index> index = index_.current();
+  return json_response(200, json{{"status", "ok"}, {"docs", index->doc_count()}, {"generation", index->reader().generation()}});
+}
+
+}  // namespace fts::serve
