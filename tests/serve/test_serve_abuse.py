@@ -4,28 +4,14 @@ answering."""
 import json
 import os
 import resource
-import shutil
 import socket
 import struct
-import tempfile
 import threading
 import time
 
 import pytest
 
-from serve_support import Server, make_test_index, recv_all, status_of
-
-
-@pytest.fixture(scope="module")
-def tmp():
-    d = tempfile.mkdtemp(prefix="fts-serve-abuse-")
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def index(tmp):
-    return make_test_index(tmp)
+from serve_support import Server, recv_all, status_of
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ are checked against fts-search on the same index."""
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -13,19 +12,7 @@ import time
 
 import pytest
 
-from serve_support import EXTRA_DOCS, SAMPLE, Server, build_index, make_test_index, tool, write_dump
-
-
-@pytest.fixture(scope="module")
-def tmp():
-    d = tempfile.mkdtemp(prefix="fts-serve-api-")
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def index(tmp):
-    return make_test_index(tmp)
+from serve_support import EXTRA_DOCS, Server, build_index, tool, write_dump
 
 
 @pytest.fixture(scope="module")
