@@ -29,7 +29,8 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local at, bad = 0, 0
+-- Globals of each thread (wrk reads "bad" back from every thread in done).
+at, bad = 0, 0
 
 function init(args)
   -- Threads start at different places in the file.
