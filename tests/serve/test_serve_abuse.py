@@ -1,7 +1,6 @@
 """Hostile clients against fts-serve: each ends in the right status (or a
 closed connection where no status is possible) and the server keeps
 answering."""
-import json
 import os
 import resource
 import socket
