@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <stdexcept>
+#include <system_error>
 
 #include "analyzer/analyzer.h"
+#include "fts/errors.h"
 
 namespace fts {
 
@@ -27,12 +28,10 @@ Stopwords Stopwords::defaults() {
 Stopwords Stopwords::none() { return Stopwords(std::vector<std::string>{}); }
 
 Stopwords Stopwords::from_file(const std::string& path) {
-  if (std::filesystem::is_directory(path))
-    throw std::runtime_error("cannot read stopword file '" + path + "': it is a directory");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path, "cannot read stopword file: it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::runtime_error("cannot read stopword file '" + path + "': " + std::strerror(errno));
-  }
+  if (!in) throw IoError(path, std::string("cannot read stopword file: ") + std::strerror(errno));
   std::vector<std::string> words;
   std::string line;
   while (std::getline(in, line)) {
@@ -42,7 +41,7 @@ Stopwords Stopwords::from_file(const std::string& path) {
     const auto last = line.find_last_not_of(" \t\r\f\v");
     words.push_back(line.substr(first, last - first + 1));
   }
-  if (in.bad()) throw std::runtime_error("error while reading stopword file '" + path + "'");
+  if (in.bad()) throw IoError(path, "error while reading stopword file");
   return Stopwords(std::move(words));
 }
 

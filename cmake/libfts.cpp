@@ -1,3 +1,3 @@
 // The shared library libfts has no code of its own: it is the static
-// libraries (util, dump, analyzer, index, query, engine) linked whole. CMake needs one
-// source file per library target; this is it.
+// libraries (base, util, dump, analyzer, index, query, engine) linked whole.
+// CMake needs one source file per library target; this is it.

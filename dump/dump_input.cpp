@@ -29,14 +29,14 @@ DumpInput::DumpInput(const std::string& path) : in_buf_(new unsigned char[kCompr
   } else {
     name_ = path;
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw DumpError(name_ + ": cannot open: " + errno_text());
+    if (fd_ < 0) throw DumpError(name_, "cannot open: " + errno_text());
     own_fd_ = true;
   }
   struct stat st {};
   if (::fstat(fd_, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       if (own_fd_) ::close(fd_);
-      throw DumpError(name_ + ": cannot read: is a directory");
+      throw DumpError(name_, "cannot read: is a directory");
     }
     if (S_ISREG(st.st_mode)) file_size_ = static_cast<uint64_t>(st.st_size);
   }
@@ -50,7 +50,7 @@ DumpInput::DumpInput(const std::string& path) : in_buf_(new unsigned char[kCompr
     gzip_ = in_len_ >= 2 && in_buf_[0] == 0x1f && in_buf_[1] == 0x8b;
     if (gzip_) {
       // 15 + 16: a gzip wrapper only (a zlib or raw stream is not a .gz).
-      if (inflateInit2(&zs_, 15 + 16) != Z_OK) throw DumpError(name_ + ": cannot initialise zlib");
+      if (inflateInit2(&zs_, 15 + 16) != Z_OK) throw DumpError(name_, "cannot initialise zlib");
       zs_ready_ = true;
       zs_.next_in = in_buf_.get();
       zs_.avail_in = static_cast<uInt>(in_len_);
@@ -79,7 +79,7 @@ size_t DumpInput::read_raw(char* out, size_t n) {
       return static_cast<size_t>(got);
     }
     if (errno == EINTR) continue;
-    throw DumpError(name_ + ": read error at byte " + std::to_string(file_read_) + ": " + errno_text());
+    throw DumpError(name_, "read error at byte " + std::to_string(file_read_) + ": " + errno_text());
   }
 }
 
@@ -116,7 +116,7 @@ bool DumpInput::refill_compressed() {
 }
 
 void DumpInput::gzip_fail(const std::string& what) const {
-  throw DumpError(name_ + ": " + what + " at compressed byte " + std::to_string(file_bytes_consumed()) +
+  throw DumpError(name_, what + " at compressed byte " + std::to_string(file_bytes_consumed()) +
                   " (uncompressed byte " + std::to_string(produced_ + (call_n_ - zs_.avail_out)) + ")");
 }
 

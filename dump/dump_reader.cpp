@@ -99,7 +99,7 @@ struct DumpReader::Impl {
     if (c != '<') {
       static const char kHex[] = "0123456789ABCDEF";
       std::string byte = {'0', 'x', kHex[c >> 4], kHex[c & 15]};
-      throw DumpError(input.name() + ": not a dump: byte " + std::to_string(pos) + " is " + byte +
+      throw DumpError(input.name(), "not a dump: byte " + std::to_string(pos) + " is " + byte +
                       ", expected XML starting with '<'");
     }
     start_checked = true;
@@ -222,23 +222,23 @@ struct DumpReader::Impl {
 
   void skip_doc(const std::string& why) {
     ++docs_skipped;
-    std::string message = input.name() + ": doc at byte " + std::to_string(doc_start) + " skipped: " + why;
-    if (options.strict) throw DumpError(message);
-    if (options.warn) options.warn(message);
+    DumpError error(input.name(), "doc at byte " + std::to_string(doc_start) + " skipped: " + why);
+    if (options.strict) throw error;
+    if (options.warn) options.warn(error.what());
   }
 
   // The end of the input: damage shows as an unfinished doc or feed.
   void finish() {
     std::string at_end = " at the end of the input (byte " + std::to_string(end()) + ")";
     if (in_doc()) {
-      throw DumpError(input.name() + ": truncated: doc at byte " + std::to_string(doc_start) + " is not closed" +
+      throw DumpError(input.name(), "truncated: doc at byte " + std::to_string(doc_start) + " is not closed" +
                       at_end);
     }
     if (!seen_feed && !seen_doc) {
-      throw DumpError(input.name() + ": not a dump: no <feed> or <doc> element found" + at_end);
+      throw DumpError(input.name(), "not a dump: no <feed> or <doc> element found" + at_end);
     }
     if (feed_open) {
-      throw DumpError(input.name() + ": truncated: <feed> at byte " + std::to_string(feed_start) +
+      throw DumpError(input.name(), "truncated: <feed> at byte " + std::to_string(feed_start) +
                       " is not closed" + at_end);
     }
     finished = true;

@@ -1,20 +1,37 @@
+// fts::Index and fts::Query: the public search API over the reader and the
+// searcher. Every entry point runs through at_api_boundary, so only
+// fts::Error leaves it.
 #include <mutex>
 #include <optional>
 
 #include "analyzer/analyzer.h"
+#include "base/api_boundary.h"
 #include "engine/fts.h"
 #include "engine/snippet.h"
 
 namespace fts {
 
+struct FTS_LOCAL Query::Impl {
+  std::unique_ptr<const QueryNode> root;  // null: matches nothing
+};
+
+Query::Query() = default;
+Query::~Query() = default;
+Query::Query(const Query&) = default;
+Query& Query::operator=(const Query&) = default;
+std::string Query::to_string() const { return query_to_string(InternalAccess::root(*this)); }
+bool Query::matches_nothing() const { return InternalAccess::root(*this) == nullptr; }
+
 // Analyzers are not thread-safe; searching threads borrow one from a pool.
-struct Index::Shared {
+struct FTS_LOCAL Index::Shared {
+  std::string dir;
   std::shared_ptr<const IndexReader> reader;
   Searcher searcher;
   std::mutex mu;
   std::vector<std::unique_ptr<Analyzer>> idle;
 
-  Shared(std::shared_ptr<const IndexReader> r, size_t cache_bytes) : reader(r), searcher(std::move(r), cache_bytes) {}
+  Shared(std::string d, std::shared_ptr<const IndexReader> r, size_t cache_bytes)
+      : dir(std::move(d)), reader(r), searcher(std::move(r), cache_bytes) {}
 
   std::unique_ptr<Analyzer> borrow() {
     std::lock_guard lk(mu);
@@ -41,70 +58,103 @@ struct Index::Shared {
     Shared& pool_;
     std::unique_ptr<Analyzer> analyzer_;
   };
+
+  Query parse(std::string_view text) {
+    Lease analyzer(*this);
+    return InternalAccess::make_query(parse_query(text, *analyzer));
+  }
 };
 
+const IndexReader& InternalAccess::reader(const Index& index) { return *index.shared_->reader; }
+const Searcher& InternalAccess::searcher(const Index& index) { return index.shared_->searcher; }
+const QueryNode* InternalAccess::root(const Query& query) { return query.impl_ ? query.impl_->root.get() : nullptr; }
+Query InternalAccess::make_query(std::unique_ptr<const QueryNode> root) {
+  Query query;
+  query.impl_ = std::make_shared<const Query::Impl>(Query::Impl{std::move(root)});
+  return query;
+}
+
+Index::Index() = default;
+Index::~Index() = default;
+Index::Index(const Index&) = default;
+Index& Index::operator=(const Index&) = default;
+
 Index Index::open(const std::string& dir, size_t cache_bytes) {
-  Index index;
-  index.shared_ = std::make_shared<Shared>(IndexReader::open(dir), cache_bytes);
-  return index;
+  return at_api_boundary(dir, [&] {
+    Index index;
+    index.shared_ = std::make_shared<Shared>(dir, IndexReader::open(dir), cache_bytes);
+    return index;
+  });
 }
 
 Query Index::parse(std::string_view text) const {
-  Shared::Lease analyzer(*shared_);
-  Query q;
-  q.root_ = parse_query(text, *analyzer);
-  return q;
+  return at_api_boundary(shared_->dir, [&] { return shared_->parse(text); });
 }
 
 Results Index::search(std::string_view query, const SearchOptions& options) const {
-  return search(parse(query), options);
+  return at_api_boundary(shared_->dir, [&] { return search(shared_->parse(query), options); });
 }
 
 Results Index::search(const Query& query, const SearchOptions& options) const {
-  SearchRequest request;
-  request.limit = options.limit;
-  request.offset = options.offset;
-  request.order = options.sort == SearchOptions::Sort::kDocId ? SearchRequest::Order::kDocId
-                                                              : SearchRequest::Order::kScore;
-  SearchResponse response = shared_->searcher.search(query.root(), request);
-  Results results;
-  results.total_hits = response.total_hits;
-  std::optional<Shared::Lease> analyzer;  // for snippets, only when there are hits
-  for (const ScoredDoc& d : response.hits) {
-    Hit hit;
-    hit.doc = d.doc;
-    hit.score = d.score;
-    if (options.stored_fields) {
-      StoredDoc stored = shared_->reader->stored(d.doc);
-      hit.title = std::move(stored.title);
-      hit.url = std::move(stored.url);
-      if (!analyzer) analyzer.emplace(*shared_);
-      make_snippet(stored.abstract, query.root(), **analyzer, options.snippet_chars, hit.snippet, hit.highlights);
+  return at_api_boundary(shared_->dir, [&] {
+    SearchRequest request;
+    request.limit = options.limit;
+    request.offset = options.offset;
+    request.order = options.sort == SearchOptions::Sort::kDocId ? SearchRequest::Order::kDocId
+                                                                : SearchRequest::Order::kScore;
+    const QueryNode* root = InternalAccess::root(query);
+    SearchResponse response = shared_->searcher.search(root, request);
+    Results results;
+    results.total_hits = response.total_hits;
+    std::optional<Shared::Lease> analyzer;  // for snippets, only when there are hits
+    for (const ScoredDoc& d : response.hits) {
+      Hit hit;
+      hit.doc = d.doc;
+      hit.score = d.score;
+      if (options.stored_fields) {
+        StoredDoc stored = shared_->reader->stored(d.doc);
+        hit.title = std::move(stored.title);
+        hit.url = std::move(stored.url);
+        if (!analyzer) analyzer.emplace(*shared_);
+        make_snippet(stored.abstract, root, **analyzer, options.snippet_chars, hit.snippet, hit.highlights);
+      }
+      results.hits.push_back(std::move(hit));
     }
-    results.hits.push_back(std::move(hit));
-  }
-  return results;
+    return results;
+  });
 }
 
-uint64_t Index::count(std::string_view query) const { return count(parse(query)); }
-uint64_t Index::count(const Query& query) const { return shared_->searcher.count(query.root()); }
+uint64_t Index::count(std::string_view query) const {
+  return at_api_boundary(shared_->dir, [&] { return count(shared_->parse(query)); });
+}
+
+uint64_t Index::count(const Query& query) const {
+  return at_api_boundary(shared_->dir, [&] { return shared_->searcher.count(InternalAccess::root(query)); });
+}
 
 std::vector<DocId> Index::matching_docs(const Query& query) const {
-  std::vector<DocId> out;
-  shared_->searcher.matching_docs(query.root(), out);
-  return out;
+  return at_api_boundary(shared_->dir, [&] {
+    std::vector<DocId> out;
+    shared_->searcher.matching_docs(InternalAccess::root(query), out);
+    return out;
+  });
 }
 
-std::string Index::explain(std::string_view query) const { return shared_->searcher.explain(parse(query).root()); }
-uint32_t Index::doc_count() const { return shared_->reader->doc_count(); }
-CacheStats Index::cache_stats() const { return shared_->searcher.cache_stats(); }
-const IndexReader& Index::reader() const { return *shared_->reader; }
+std::string Index::explain(std::string_view query) const {
+  return at_api_boundary(shared_->dir, [&] { return shared_->searcher.explain(InternalAccess::root(shared_->parse(query))); });
+}
 
-uint64_t add_dump(IndexWriter& writer, const std::string& path, const DumpReader::Options& options) {
-  DumpReader reader(path, options);
-  Document doc;
-  while (reader.next(doc)) writer.add(std::move(doc));
-  return reader.docs_skipped();
+uint32_t Index::doc_count() const { return shared_->reader->doc_count(); }
+const std::string& Index::dir() const { return shared_->dir; }
+CacheStats Index::cache_stats() const { return shared_->searcher.cache_stats(); }
+
+uint64_t add_dump(IndexWriter& writer, const std::string& path, const DumpOptions& options) {
+  return at_api_boundary(path, [&] {
+    DumpReader reader(path, options);
+    Document doc;
+    while (reader.next(doc)) writer.add(std::move(doc));
+    return reader.docs_skipped();
+  });
 }
 
 }  // namespace fts

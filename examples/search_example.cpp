@@ -5,7 +5,7 @@
 #include <exception>
 #include <string>
 
-#include "engine/fts.h"
+#include <fts/fts.h>
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   } catch (const fts::QuerySyntaxError& e) {
     std::fprintf(stderr, "syntax error at %zu: %s\n", e.position(), e.what());
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const fts::Error& e) {  // every other failure: IndexError, DumpError, IoError, LockError...
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
   }

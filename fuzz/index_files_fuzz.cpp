@@ -91,10 +91,10 @@ void exercise(const std::string& dir) {
     fts::Results r = index.search(q, {.limit = 5});
     (void)index.count(q);
     for (const fts::Hit& hit : r.hits)
-      if (hit.doc >= docs) throw fts::IndexError("hit beyond doc count");  // fine as long as it is an IndexError
+      if (hit.doc >= docs) throw fts::IndexError("search", "hit beyond doc count");  // fine as long as it is an IndexError
   }
   (void)index.search("-zzz", {.limit = 100, .sort = fts::SearchOptions::Sort::kDocId});
-  index.reader().check();
+  fts::InternalAccess::reader(index).check();
 }
 
 }  // namespace

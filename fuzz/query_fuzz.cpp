@@ -66,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
 
-  const std::vector<fts::DocId> expected = f.brute->matches(query.root());
+  const std::vector<fts::DocId> expected = f.brute->matches(fts::InternalAccess::root(query));
   if (index.matching_docs(query) != expected) fts::fuzz::invariant_failed("matching docs differ from brute force", text);
   if (index.count(query) != expected.size()) fts::fuzz::invariant_failed("count differs from brute force", text);
 

@@ -250,7 +250,7 @@ ApiResponse Api::document(std::string_view id_text) const {
   }
   std::shared_ptr<const Index> index = index_.current();
   if (id >= index->doc_count()) return error(404, "no document " + std::to_string(id));
-  StoredDoc d = index->reader().stored(id);
+  StoredDoc d = InternalAccess::reader(*index).stored(id);
   return json_response(200, json{{"doc", id}, {"title", d.title}, {"url", d.url}, {"abstract", d.abstract}});
 }
 
@@ -260,8 +260,8 @@ ApiResponse Api::stats() const {
   LatencySummary l = metrics_.latency();
   return json_response(
       200, json{{"docs", index->doc_count()},
-                {"segments", index->reader().segments().size()},
-                {"generation", index->reader().generation()},
+                {"segments", InternalAccess::reader(*index).segments().size()},
+                {"generation", InternalAccess::reader(*index).generation()},
                 {"reloads", index_.reloads()},
                 {"uptime_s", round3((now_ms() - started_) / 1000.0)},
                 {"filter_cache",
@@ -282,7 +282,7 @@ ApiResponse Api::stats() const {
 ApiResponse Api::health() const {
   if (draining_.load(std::memory_order_relaxed)) return json_response(503, json{{"status", "draining"}});
   std::shared_ptr<const Index> index = index_.current();
-  return json_response(200, json{{"status", "ok"}, {"docs", index->doc_count()}, {"generation", index->reader().generation()}});
+  return json_response(200, json{{"status", "ok"}, {"docs", index->doc_count()}, {"generation", InternalAccess::reader(*index).generation()}});
 }
 
 }  // namespace fts::serve

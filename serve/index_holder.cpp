@@ -9,7 +9,7 @@ namespace fts::serve {
 IndexHolder::IndexHolder(std::string dir, size_t cache_bytes) : dir_(std::move(dir)), cache_bytes_(cache_bytes) {
   seen_ = stamp();
   auto index = std::make_shared<const Index>(Index::open(dir_, cache_bytes_));
-  generation_ = index->reader().generation();
+  generation_ = InternalAccess::reader(*index).generation();
   index_ = std::move(index);
 }
 
@@ -41,8 +41,8 @@ std::string IndexHolder::reload_if_changed() {
     seen_ = now;
     // Files came and went without a commit (a writer's temporary files):
     // keep the snapshot, and its filter cache.
-    if (index->reader().generation() == generation_) return "";
-    generation_ = index->reader().generation();
+    if (InternalAccess::reader(*index).generation() == generation_) return "";
+    generation_ = InternalAccess::reader(*index).generation();
     index_ = std::move(index);
     ++reloads_;
     return "";

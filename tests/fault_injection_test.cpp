@@ -74,7 +74,7 @@ using Counts = std::vector<uint64_t>;
 // Opens, verifies and queries an index; throws IndexError when it is broken.
 Counts open_check_count(const std::string& dir) {
   Index index = Index::open(dir);
-  index.reader().check();
+  fts::InternalAccess::reader(index).check();
   Counts out;
   for (const auto& q : kQueries) out.push_back(index.count(q));
   return out;
@@ -383,7 +383,7 @@ TEST_F(FaultInjection, ReplacedWhileSearched) {
   std::printf("%d rebuilds raced %d searches\n", rebuilds, searches.load());
   EXPECT_EQ(wrong.load(), 0) << first_wrong;
   EXPECT_GT(searches.load(), rebuilds);
-  held.reader().check();
+  InternalAccess::reader(held).check();
   EXPECT_EQ(open_check_count(dir), expected_[rebuilds % 2]);
 }
 

@@ -43,7 +43,7 @@ std::string payload_of(const MappedFile& f) {
 std::string error_of(const std::function<void()>& fn) {
   try {
     fn();
-  } catch (const IndexError& e) {
+  } catch (const Error& e) {  // IndexError for damage, IoError for a refused write
     return e.what();
   }
   return "";

@@ -209,7 +209,7 @@ TEST(HostileDumps, NulBytesAndInvalidUtf8InDumps) {
   Measured m = run_measured(build(tmp.str("index"), dump), tmp);
   ASSERT_EQ(m.exit_code, 0) << m.err;
   Index index = Index::open(tmp.str("index"));
-  index.reader().check();
+  fts::InternalAccess::reader(index).check();
   // XML forbids NUL, so the doc holding one may be skipped (with a warning
   // naming it, as any malformed doc); every other doc is intact.
   const bool nul_doc_skipped = index.count("zeta") == 0;
@@ -242,7 +242,7 @@ TEST(HostileDumps, HundredThousandEmptyDocs) {
   Measured m = run_measured(build(tmp.str("index"), dump), tmp);
   ASSERT_EQ(m.exit_code, 0) << m.err;
   Index index = Index::open(tmp.str("index"));
-  index.reader().check();
+  fts::InternalAccess::reader(index).check();
   EXPECT_EQ(index.doc_count(), 100000u);
   EXPECT_EQ(index.count("-x"), 100000u);
   EXPECT_EQ(index.count("x"), 0u);

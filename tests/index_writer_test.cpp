@@ -177,7 +177,7 @@ TEST(IndexWriter, UncommittedWriterLeavesThePreviousIndexIntact) {
 TEST(IndexWriter, SecondWriterOnOneDirectoryIsRefused) {
   test::TempDir dir;
   IndexWriter first(dir.str());
-  EXPECT_THROW(IndexWriter(dir.str()), IndexError);
+  EXPECT_THROW(IndexWriter(dir.str()), LockError);
 }
 
 TEST(IndexWriter, StopwordsAreRecordedInTheIndex) {

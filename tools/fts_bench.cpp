@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     double start = cli::now_seconds();
     while (passes < warmup || cli::now_seconds() - start < warmup_s) {
       for (auto& q : queries) {
-        if (q.query && q.query->root()) execute(index, q, top10);
+        if (q.query && !q.query->matches_nothing()) execute(index, q, top10);
       }
       ++passes;
       if (queries.empty()) break;
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
       double latency = 0;
       q.hits = 0;
       q.ids.clear();
-      if (q.query->root()) {
+      if (!q.query->matches_nothing()) {
         for (int r = 0; r < reps; ++r) {
           double t0 = cli::now_seconds();
           execute(index, q, top10);

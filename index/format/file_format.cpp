@@ -54,7 +54,7 @@ const char* file_kind_name(FileKind kind) {
 }
 
 void throw_corrupt(const std::string& path, uint64_t offset, const std::string& what) {
-  throw IndexError(path + ": offset " + std::to_string(offset) + ": " + what);
+  throw IndexError(path, "offset " + std::to_string(offset) + ": " + what);
 }
 
 void VectorSink::write(const void* data, size_t size) { bytes.append(static_cast<const char*>(data), size); }
@@ -63,7 +63,7 @@ void VectorSink::write(const void* data, size_t size) { bytes.append(static_cast
 
 FileWriter::FileWriter(std::string path, FileKind kind) : path_(std::move(path)), tmp_path_(path_ + ".tmp") {
   fd_ = ::open(tmp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw IndexError(path_ + ": cannot create " + tmp_path_ + ": " + errno_text(errno));
+  if (fd_ < 0) throw IoError(path_, "cannot create " + tmp_path_ + ": " + errno_text(errno));
   buffer_.reserve(kWriteBufferSize);
   buffer_.append(kMagic, 4);
   put_u32(buffer_, static_cast<uint32_t>(kind));
@@ -77,7 +77,7 @@ FileWriter::~FileWriter() {
 }
 
 void FileWriter::fail(const char* what, int err) {
-  throw IndexError(path_ + ": " + what + ": " + errno_text(err));
+  throw IoError(path_, std::string(what) + ": " + errno_text(err));
 }
 
 void FileWriter::write_fully(const void* data, size_t size) {
@@ -146,27 +146,27 @@ void FileWriter::finish() {
 
 MappedFile::MappedFile(const std::string& path, FileKind kind) : path_(path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IndexError(path + ": cannot open: " + errno_text(errno));
+  if (fd < 0) throw IndexError(path, "cannot open: " + errno_text(errno));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    throw IndexError(path + ": cannot stat: " + errno_text(err));
+    throw IndexError(path, "cannot stat: " + errno_text(err));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw IndexError(path + ": not a regular file");
+    throw IndexError(path, "not a regular file");
   }
   size_ = static_cast<uint64_t>(st.st_size);
   if (size_ < kFileHeaderSize + kFileFooterSize) {
     ::close(fd);
-    throw IndexError(path + ": truncated: file is " + std::to_string(size_) + " bytes, header and footer need " +
+    throw IndexError(path, "truncated: file is " + std::to_string(size_) + " bytes, header and footer need " +
                      std::to_string(kFileHeaderSize + kFileFooterSize));
   }
   void* m = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
   int err = errno;
   ::close(fd);  // the mapping keeps the file alive
-  if (m == MAP_FAILED) throw IndexError(path + ": mmap failed: " + errno_text(err));
+  if (m == MAP_FAILED) throw IndexError(path, "mmap failed: " + errno_text(err));
   base_ = static_cast<const uint8_t*>(m);
   // No madvise: the kernel's default readahead suits both the sequential
   // scans of merging and checking and the hot, cached pages of searching.
@@ -182,25 +182,25 @@ void MappedFile::validate(FileKind kind) {
   if (std::memcmp(base_, kMagic, 4) != 0) throw_corrupt(path_, 0, "bad magic: not an fts index file");
   uint32_t actual_kind = load_u32(base_ + 4);
   if (actual_kind != static_cast<uint32_t>(kind)) {
-    throw IndexError(path_ + ": not a " + file_kind_name(kind) + " file (it is a " +
+    throw IndexError(path_, std::string("not a ") + file_kind_name(kind) + " file (it is a " +
                      file_kind_name(static_cast<FileKind>(actual_kind)) + " file, kind " +
                      std::to_string(actual_kind) + ")");
   }
   uint32_t version = load_u32(base_ + 8);
   if (version != kFormatVersion) {
-    throw IndexError(path_ + ": unsupported format version " + std::to_string(version) + " (expected " +
+    throw IndexError(path_, "unsupported format version " + std::to_string(version) + " (expected " +
                      std::to_string(kFormatVersion) + ")");
   }
   if (load_u32(base_ + 12) != 0) throw_corrupt(path_, 12, "reserved header field is not zero");
   const uint8_t* footer = base_ + size_ - kFileFooterSize;
   if (std::memcmp(footer + 12, kEndMagic, 4) != 0) {
-    throw IndexError(path_ + ": truncated or damaged: no end marker in the last 4 of its " + std::to_string(size_) +
+    throw IndexError(path_, "truncated or damaged: no end marker in the last 4 of its " + std::to_string(size_) +
                      " bytes");
   }
   uint64_t payload_len = load_u64(footer);
   uint64_t actual = size_ - kFileHeaderSize - kFileFooterSize;
   if (payload_len != actual) {
-    throw IndexError(path_ + ": truncated: footer records a payload of " + std::to_string(payload_len) +
+    throw IndexError(path_, "truncated: footer records a payload of " + std::to_string(payload_len) +
                      " bytes, the file holds " + std::to_string(actual));
   }
   stored_crc_ = load_u32(footer + 8);
@@ -213,7 +213,7 @@ void MappedFile::verify_checksum() const {
   if (computed != stored_crc_) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " (stored %08x, computed %08x)", stored_crc_, computed);
-    throw IndexError(path_ + ": checksum mismatch" + buf);
+    throw IndexError(path_, std::string("checksum mismatch") + buf);
   }
 }
 

@@ -18,8 +18,8 @@ Manifest read_manifest(const std::string& dir) {
   std::string path = manifest_path(dir);
   if (!manifest_exists(dir)) {
     struct stat st;
-    if (::stat(dir.c_str(), &st) != 0) throw IndexError(dir + ": no such index directory");
-    throw IndexError(dir + ": not an fts index (no " + kManifestName + ")");
+    if (::stat(dir.c_str(), &st) != 0) throw IndexError(dir, "no such index directory");
+    throw IndexError(dir, std::string("not an fts index (no ") + kManifestName + ")");
   }
   MappedFile file(path, FileKind::kManifest);
   file.verify_checksum();

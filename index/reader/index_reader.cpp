@@ -12,10 +12,10 @@ std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const M
   for (const auto& info : m.segments) {
     auto reader = SegmentReader::open(dir, info.name);
     if (reader->doc_count() != info.doc_count) {
-      throw IndexError(dir + "/" + info.name + ".norms: holds " + std::to_string(reader->doc_count()) +
+      throw IndexError(dir + "/" + info.name + ".norms", "holds " + std::to_string(reader->doc_count()) +
                        " docs, the manifest says " + std::to_string(info.doc_count));
     }
-    if (uint64_t(base) + info.doc_count >= kNoMoreDocs) throw IndexError(dir + ": too many documents");
+    if (uint64_t(base) + info.doc_count >= kNoMoreDocs) throw IndexError(dir, "too many documents");
     segments.push_back(IndexReader::Segment{std::move(reader), base});
     base += info.doc_count;
   }
@@ -63,7 +63,7 @@ StoredDoc IndexReader::stored(DocId doc) const {
     if (doc >= s.base && doc - s.base < s.reader->doc_count()) return s.reader->doc_store().get(doc - s.base);
   }
   // Ids come from postings: one past the index means they are damaged.
-  throw IndexError(dir_ + ": doc id " + std::to_string(doc) + " is not in the index (damaged postings)");
+  throw IndexError(dir_, "doc id " + std::to_string(doc) + " is not in the index (damaged postings)");
 }
 
 void IndexReader::check() const {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "analyzer/analyzer.h"
+#include "base/api_boundary.h"
 #include "index/format/file_format.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
@@ -44,10 +45,10 @@ class DirLock {
   explicit DirLock(const std::string& dir) {
     std::string path = dir + "/LOCK";
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw IndexError(path + ": cannot open: " + std::strerror(errno));
+    if (fd_ < 0) throw IoError(path, std::string("cannot open: ") + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
-      throw IndexError(dir + ": another process is building this index");
+      throw LockError(dir, "another process is building this index");
     }
   }
   ~DirLock() { ::close(fd_); }
@@ -59,7 +60,7 @@ class DirLock {
 void create_dir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw IndexError(dir + ": cannot create directory: " + ec.message());
+  if (ec) throw IoError(dir, "cannot create directory: " + ec.message());
 }
 
 // The manifest a build replaces. A damaged one must not block rebuilding the
@@ -83,7 +84,7 @@ Manifest previous_manifest(const std::string& dir) {
 
 }  // namespace
 
-struct IndexWriter::Impl {
+struct FTS_LOCAL IndexWriter::Impl {
   std::string dir;
   IndexWriterOptions options;
   DirLock lock;
@@ -265,23 +266,35 @@ struct IndexWriter::Impl {
   }
 };
 
+namespace {
+IndexWriterOptions validated(IndexWriterOptions options) {
+  if (options.ram_mb == 0) throw ArgumentError("IndexWriterOptions::ram_mb", "must be positive");
+  if (options.threads == 0) throw ArgumentError("IndexWriterOptions::threads", "must be at least 1");
+  return options;
+}
+}  // namespace
+
 IndexWriter::IndexWriter(std::string dir, IndexWriterOptions options)
-    : impl_(std::make_unique<Impl>(std::move(dir), std::move(options))) {}
+    : impl_(at_api_boundary(dir, [&] { return std::make_unique<Impl>(dir, validated(std::move(options))); })) {}
 
 IndexWriter::~IndexWriter() = default;
 
 void IndexWriter::add(Document doc) {
-  if (impl_->docs_added >= kNoMoreDocs - 1) throw IndexError(impl_->dir + ": too many documents for one index");
-  impl_->analyze_into(impl_->filling, std::move(doc));
-  ++impl_->docs_added;
-  if (impl_->filling.docs.size() >= kBatchDocs) {
-    impl_->submit(std::move(impl_->filling));
-    impl_->filling = Batch{};
-  }
+  at_api_boundary(impl_->dir, [&] {
+    if (impl_->docs_added >= kNoMoreDocs - 1) throw IndexError(impl_->dir, "too many documents for one index");
+    impl_->analyze_into(impl_->filling, std::move(doc));
+    ++impl_->docs_added;
+    if (impl_->filling.docs.size() >= kBatchDocs) {
+      impl_->submit(std::move(impl_->filling));
+      impl_->filling = Batch{};
+    }
+  });
 }
 
 uint64_t IndexWriter::docs_added() const { return impl_->docs_added; }
 
-BuildStats IndexWriter::commit() { return impl_->commit(); }
+BuildStats IndexWriter::commit() {
+  return at_api_boundary(impl_->dir, [&] { return impl_->commit(); });
+}
 
 }  // namespace fts

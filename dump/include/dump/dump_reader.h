@@ -4,32 +4,17 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "dump/document.h"
+#include "fts/dump.h"
 
 namespace fts {
 
-// A dump that cannot be read at all (missing file, corrupt or truncated gzip,
-// not a dump, a malformed <doc> under strict): what and where, one line.
-class DumpError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 class DumpReader {
  public:
-  struct Options {
-    bool strict = false;  // a malformed <doc> is fatal instead of skipped
-    // Called with a one-line warning for each skipped <doc>.
-    std::function<void(const std::string&)> warn;
-    // A <doc> larger than this is skipped as malformed (fatal under strict)
-    // instead of being buffered whole: memory stays bounded on any input.
-    uint64_t max_doc_bytes = uint64_t{256} << 20;
-  };
+  using Options = DumpOptions;  // strict, warn, max_doc_bytes
 
   // path "-" reads stdin. gzip is detected from the content, not the name.
   // Throws DumpError when the file cannot be opened.

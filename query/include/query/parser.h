@@ -7,28 +7,14 @@
 
 #include <cstddef>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "analyzer/analyzer.h"
+#include "fts/errors.h"
 #include "query/query_node.h"
 
 namespace fts {
-
-// A malformed query: the message is one of the contract's (empty query,
-// unterminated phrase, empty phrase, unbalanced parenthesis, empty group,
-// dangling operator AND|OR|NOT|-, field without term), position is the
-// 0-based byte offset in the query where the problem was found.
-class QuerySyntaxError : public std::runtime_error {
- public:
-  QuerySyntaxError(std::string message, size_t position)
-      : std::runtime_error(std::move(message)), position_(position) {}
-  size_t position() const { return position_; }
-
- private:
-  size_t position_;
-};
 
 // The deepest analyzed tree parse_query returns (a term is depth 1, NOT(term)
 // depth 2, ...). Parsing itself is iterative and takes any nesting, but the

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fts/index.h"  // CacheStats
 #include "index/reader/index_reader.h"
 #include "query/query_node.h"
 
@@ -29,10 +30,6 @@ struct SearchRequest {
 struct SearchResponse {
   uint64_t total_hits = 0;
   std::vector<ScoredDoc> hits;  // at most limit, after offset
-};
-
-struct CacheStats {
-  uint64_t hits = 0, misses = 0, entries = 0, bytes = 0, capacity_bytes = 0;
 };
 
 struct SearcherOptions {

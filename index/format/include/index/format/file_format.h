@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <stdexcept>
 #include <string>
 
+#include "fts/errors.h"
 #include "util/crc32c.h"
 
 namespace fts {
@@ -22,12 +22,6 @@ inline constexpr uint32_t kFormatVersion = 2;
 // u64 payload length, u32 CRC-32C of header + payload, end magic "\0STF".
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kFileFooterSize = 16;
-
-// A damaged, missing or unreadable index file: "FILE: offset N: what".
-class IndexError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // What a file holds, written after the magic so a file cannot be mistaken
 // for another kind.
@@ -60,7 +54,7 @@ class VectorSink : public Sink {
 
 // Writes path + ".tmp", then on finish(): footer, fsync, rename to path.
 // Destroyed without finish(), it removes the temporary file. Throws
-// IndexError on I/O failure (full disk included) with the path.
+// IoError on I/O failure (full disk included) with the path.
 class FileWriter : public Sink {
  public:
   FileWriter(std::string path, FileKind kind);
