@@ -3,6 +3,7 @@
 // fts::Error leaves it.
 #include <mutex>
 #include <optional>
+#include <sstream>
 
 #include "analyzer/analyzer.h"
 #include "base/api_boundary.h"
@@ -59,6 +60,22 @@ struct FTS_LOCAL Index::Shared {
     std::unique_ptr<Analyzer> analyzer_;
   };
 
+  void fill(Hit& hit, const QueryNode* root, Analyzer& analyzer, size_t snippet_chars) const {
+    StoredDoc stored = reader->stored(hit.doc);
+    hit.title = std::move(stored.title);
+    hit.url = std::move(stored.url);
+    hit.snippet.clear();
+    hit.highlights.clear();
+    make_snippet(stored.abstract, root, analyzer, snippet_chars, hit.snippet, hit.highlights);
+  }
+
+  void check_doc(DocId doc) const {
+    if (doc >= reader->doc_count()) {
+      throw ArgumentError("doc id", std::to_string(doc) + " is not in the index (it has " +
+                                        std::to_string(reader->doc_count()) + " docs)");
+    }
+  }
+
   Query parse(std::string_view text) {
     Lease analyzer(*this);
     return InternalAccess::make_query(parse_query(text, *analyzer));
@@ -73,6 +90,64 @@ Query InternalAccess::make_query(std::unique_ptr<const QueryNode> root) {
   query.impl_ = std::make_shared<const Query::Impl>(Query::Impl{std::move(root)});
   return query;
 }
+
+namespace {
+
+void validate(const SearchOptions& o) {
+  if (o.sort != SearchOptions::Sort::kScore && o.sort != SearchOptions::Sort::kDocId) {
+    throw ArgumentError("SearchOptions::sort", "must be kScore or kDocId");
+  }
+  if (o.snippet_chars > SearchOptions::kMaxSnippetChars) {
+    throw ArgumentError("SearchOptions::snippet_chars",
+                        "must be at most " + std::to_string(SearchOptions::kMaxSnippetChars));
+  }
+  if (o.time_budget.count() < 0) throw ArgumentError("SearchOptions::time_budget", "must not be negative");
+}
+
+// A flag already set stops the call before it starts.
+Interrupt interrupt_of(const SearchOptions& o) {
+  Interrupt interrupt(o.time_budget, o.cancel);
+  interrupt.poll();
+  return interrupt;
+}
+
+// The text plan (Searcher::explain) as a tree: "query ..." first, a
+// "segment ..." line per segment, then its cursors indented two spaces per
+// level, each ending in " cost=N" (structural lines such as "minus:" have none).
+ExplainNode explain_tree_of(const std::string& text) {
+  ExplainNode root;
+  std::vector<ExplainNode*> path;  // path[d]: the open node at indentation d (path[0]: the segment)
+  std::istringstream lines(text);
+  std::string line;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos) continue;
+    ExplainNode node;
+    node.what = line.substr(indent);
+    const size_t at = node.what.rfind(" cost=");
+    if (at != std::string::npos && node.what.find_first_not_of("0123456789", at + 6) == std::string::npos) {
+      node.cost = std::stoull(node.what.substr(at + 6));
+      node.what.resize(at);
+    }
+    const size_t depth = indent / 2;
+    if (first) {
+      root = std::move(node);
+      first = false;
+    } else if (depth == 0) {
+      root.children.push_back(std::move(node));
+      path.assign(1, &root.children.back());
+    } else {
+      if (path.size() < depth) throw IndexError("explain", "plan line without a parent: " + line);
+      path.resize(depth);
+      path.back()->children.push_back(std::move(node));
+      path.push_back(&path.back()->children.back());
+    }
+  }
+  return root;
+}
+
+}  // namespace
 
 Index::Index() = default;
 Index::~Index() = default;
@@ -97,7 +172,10 @@ Results Index::search(std::string_view query, const SearchOptions& options) cons
 
 Results Index::search(const Query& query, const SearchOptions& options) const {
   return at_api_boundary(shared_->dir, [&] {
+    validate(options);
+    Interrupt interrupt = interrupt_of(options);
     SearchRequest request;
+    request.interrupt = &interrupt;
     request.limit = options.limit;
     request.offset = options.offset;
     request.order = options.sort == SearchOptions::Sort::kDocId ? SearchRequest::Order::kDocId
@@ -112,11 +190,9 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
       hit.doc = d.doc;
       hit.score = d.score;
       if (options.stored_fields) {
-        StoredDoc stored = shared_->reader->stored(d.doc);
-        hit.title = std::move(stored.title);
-        hit.url = std::move(stored.url);
         if (!analyzer) analyzer.emplace(*shared_);
-        make_snippet(stored.abstract, root, **analyzer, options.snippet_chars, hit.snippet, hit.highlights);
+        shared_->fill(hit, root, **analyzer, options.snippet_chars);
+        interrupt.tick();
       }
       results.hits.push_back(std::move(hit));
     }
@@ -124,18 +200,24 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
   });
 }
 
-uint64_t Index::count(std::string_view query) const {
-  return at_api_boundary(shared_->dir, [&] { return count(shared_->parse(query)); });
+uint64_t Index::count(std::string_view query, const SearchOptions& options) const {
+  return at_api_boundary(shared_->dir, [&] { return count(shared_->parse(query), options); });
 }
 
-uint64_t Index::count(const Query& query) const {
-  return at_api_boundary(shared_->dir, [&] { return shared_->searcher.count(InternalAccess::root(query)); });
-}
-
-std::vector<DocId> Index::matching_docs(const Query& query) const {
+uint64_t Index::count(const Query& query, const SearchOptions& options) const {
   return at_api_boundary(shared_->dir, [&] {
+    validate(options);
+    Interrupt interrupt = interrupt_of(options);
+    return shared_->searcher.count(InternalAccess::root(query), &interrupt);
+  });
+}
+
+std::vector<DocId> Index::matching_docs(const Query& query, const SearchOptions& options) const {
+  return at_api_boundary(shared_->dir, [&] {
+    validate(options);
+    Interrupt interrupt = interrupt_of(options);
     std::vector<DocId> out;
-    shared_->searcher.matching_docs(InternalAccess::root(query), out);
+    shared_->searcher.matching_docs(InternalAccess::root(query), out, &interrupt);
     return out;
   });
 }
@@ -144,7 +226,35 @@ std::string Index::explain(std::string_view query) const {
   return at_api_boundary(shared_->dir, [&] { return shared_->searcher.explain(InternalAccess::root(shared_->parse(query))); });
 }
 
+ExplainNode Index::explain_tree(std::string_view query) const {
+  return at_api_boundary(shared_->dir, [&] { return explain_tree_of(explain(query)); });
+}
+
+Document Index::document(DocId doc) const {
+  return at_api_boundary(shared_->dir, [&] {
+    shared_->check_doc(doc);
+    StoredDoc stored = shared_->reader->stored(doc);
+    Document out;
+    out.title = std::move(stored.title);
+    out.url = std::move(stored.url);
+    out.abstract = std::move(stored.abstract);
+    return out;
+  });
+}
+
+void Index::load_stored(const Query& query, Hit& hit, size_t snippet_chars) const {
+  at_api_boundary(shared_->dir, [&] {
+    shared_->check_doc(hit.doc);
+    if (snippet_chars > SearchOptions::kMaxSnippetChars) {
+      throw ArgumentError("snippet_chars", "must be at most " + std::to_string(SearchOptions::kMaxSnippetChars));
+    }
+    Shared::Lease analyzer(*shared_);
+    shared_->fill(hit, InternalAccess::root(query), *analyzer, snippet_chars);
+  });
+}
+
 uint32_t Index::doc_count() const { return shared_->reader->doc_count(); }
+uint64_t Index::generation() const { return shared_->reader->generation(); }
 const std::string& Index::dir() const { return shared_->dir; }
 CacheStats Index::cache_stats() const { return shared_->searcher.cache_stats(); }
 

@@ -51,6 +51,21 @@ bool has_positive_leaf(const QueryNode& node, bool negated) {
   }
 }
 
+// Below this cost a cursor counts or collects the rest in one call (which may
+// take a shortcut, such as a bitmap's popcount) even under a time budget: it
+// cannot take long. Above it an armed interrupt walks the docs and ticks.
+constexpr uint64_t kUninterruptedCost = Interrupt::kStride;
+
+uint64_t count_rest(DocCursor& cursor, Interrupt* interrupt) {
+  if (!interrupt || !interrupt->armed() || cursor.cost() <= kUninterruptedCost) return cursor.count_remaining();
+  uint64_t n = 0;
+  for (DocId d = cursor.doc(); d != kNoMoreDocs; d = cursor.next()) {
+    ++n;
+    interrupt->tick();
+  }
+  return n;
+}
+
 }  // namespace
 
 SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& request) const {
@@ -60,12 +75,14 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                             ? std::numeric_limits<size_t>::max()
                             : request.limit + request.offset;
   if (request.limit == 0 || (request.order == SearchRequest::Order::kDocId && wanted == 0)) {
-    response.total_hits = count(query);
+    response.total_hits = count(query, request.interrupt);
     return response;
   }
   PreparedQuery prepared(*query, *index_, true);
   const PlanOptions options = impl_->plan_options(*index_, true);
   std::vector<ScoredDoc> hits;
+  Interrupt unarmed(std::chrono::milliseconds(0), nullptr);
+  Interrupt& interrupt = request.interrupt ? *request.interrupt : unarmed;
   // Without a positive leaf every score is 0 and ties go to the lower doc id,
   // so the best hits are the first ones: stop collecting early (a complement
   // such as -steer has nearly every doc as a hit).
@@ -76,6 +93,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
         ++response.total_hits;
         top.push(cursor->score(), segment.base + d);
+        interrupt.tick();
       }
     }
     hits = top.take_sorted();
@@ -84,11 +102,12 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
       auto cursor = plan_segment(prepared, *segment.reader, options);
       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
         if (hits.size() == wanted) {
-          response.total_hits += cursor->count_remaining();  // only the count is left to find
+          response.total_hits += count_rest(*cursor, request.interrupt);  // only the count is left to find
           break;
         }
         ++response.total_hits;
         hits.push_back(ScoredDoc{segment.base + d, cursor->score()});
+        interrupt.tick();
       }
     }
   }
@@ -101,24 +120,32 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   return response;
 }
 
-uint64_t Searcher::count(const QueryNode* query) const {
+uint64_t Searcher::count(const QueryNode* query, Interrupt* interrupt) const {
   if (!query) return 0;
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   uint64_t total = 0;
   for (const auto& segment : index_->segments()) {
-    total += plan_segment(prepared, *segment.reader, options)->count_remaining();
+    total += count_rest(*plan_segment(prepared, *segment.reader, options), interrupt);
   }
   return total;
 }
 
-void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out) const {
+void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt) const {
   out.clear();
   if (!query) return;
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   for (const auto& segment : index_->segments()) {
-    plan_segment(prepared, *segment.reader, options)->collect_remaining(out, segment.base);
+    auto cursor = plan_segment(prepared, *segment.reader, options);
+    if (!interrupt || !interrupt->armed() || cursor->cost() <= kUninterruptedCost) {
+      cursor->collect_remaining(out, segment.base);
+      continue;
+    }
+    for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+      out.push_back(segment.base + d);
+      interrupt->tick();
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "fts/index.h"  // CacheStats
 #include "index/reader/index_reader.h"
+#include "query/interrupt.h"
 #include "query/query_node.h"
 
 namespace fts {
@@ -25,6 +26,7 @@ struct SearchRequest {
   size_t limit = 10;
   size_t offset = 0;
   enum class Order { kScore, kDocId } order = Order::kScore;
+  Interrupt* interrupt = nullptr;  // time budget and cancellation; null: none
 };
 
 struct SearchResponse {
@@ -46,9 +48,9 @@ class Searcher {
 
   // query may be null (a query that analyzed to nothing): no hits.
   SearchResponse search(const QueryNode* query, const SearchRequest& request) const;
-  uint64_t count(const QueryNode* query) const;
+  uint64_t count(const QueryNode* query, Interrupt* interrupt = nullptr) const;
   // All matching global doc ids, ascending.
-  void matching_docs(const QueryNode* query, std::vector<DocId>& out) const;
+  void matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt = nullptr) const;
   // The plan: one line per cursor with its cost and cache use.
   std::string explain(const QueryNode* query) const;
   CacheStats cache_stats() const;
