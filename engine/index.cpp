@@ -180,10 +180,13 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
     request.offset = options.offset;
     request.order = options.sort == SearchOptions::Sort::kDocId ? SearchRequest::Order::kDocId
                                                                 : SearchRequest::Order::kScore;
+    request.total_hits_threshold = options.total_hits_threshold;
     const QueryNode* root = InternalAccess::root(query);
     SearchResponse response = shared_->searcher.search(root, request);
     Results results;
     results.total_hits = response.total_hits;
+    results.total_hits_relation =
+        response.total_hits_exact ? Results::Relation::kEqual : Results::Relation::kAtLeast;
     std::optional<Shared::Lease> analyzer;  // for snippets, only when there are hits
     for (const ScoredDoc& d : response.hits) {
       Hit hit;

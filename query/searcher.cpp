@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "query/filter_cache.h"
+#include "query/max_score.h"
 #include "query/planner.h"
 #include "query/top_k.h"
 
@@ -88,12 +89,29 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   // such as -steer has nearly every doc as a hit).
   if (request.order == SearchRequest::Order::kScore && has_positive_leaf(*query, false)) {
     TopK top(wanted);
-    for (const auto& segment : index_->segments()) {
-      auto cursor = plan_segment(prepared, *segment.reader, options);
-      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-        ++response.total_hits;
-        top.push(cursor->score(), segment.base + d);
-        interrupt.tick();
+    // An exact count of a disjunction is cheaper without scores (bitset
+    // unions, complements), and its ranking then prunes from the first hit:
+    // on the 1M-doc dump 2x faster than scoring every match for or.txt, but
+    // slower for conjunctions, whose count costs what scoring them does.
+    const bool separate_count =
+        request.total_hits_threshold == kExactHitCount && prepared.root().kind == QueryNode::Kind::kOr;
+    if (request.total_hits_threshold != kExactHitCount || separate_count) {
+      HitCount count;
+      const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
+      for (const auto& segment : index_->segments()) {
+        auto clauses = plan_segment_clauses(prepared, *segment.reader, options);
+        collect_max_score(clauses, segment.base, top, count_exactly, count, interrupt);
+      }
+      response.total_hits = separate_count ? this->count(query, request.interrupt) : count.hits;
+      response.total_hits_exact = separate_count || count.exact;
+    } else {
+      for (const auto& segment : index_->segments()) {
+        auto cursor = plan_segment(prepared, *segment.reader, options);
+        for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+          ++response.total_hits;
+          top.push(cursor->score(), segment.base + d);
+          interrupt.tick();
+        }
       }
     }
     hits = top.take_sorted();

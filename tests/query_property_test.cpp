@@ -187,24 +187,41 @@ bool check_query(const Searcher& searcher, const BruteForce& brute, const QueryN
   SearchRequest request;
   request.limit = 1 + rng() % 12;
   request.offset = rng() % 3 == 0 ? rng() % 6 : 0;
-  SearchResponse response = searcher.search(query, request);
-  EXPECT_EQ(response.total_hits, expected.size()) << text;
   std::vector<ScoredDoc> ranked = BruteForce::rank(truth);
-  size_t want = ranked.size() > request.offset ? std::min(request.limit, ranked.size() - request.offset) : 0;
-  EXPECT_EQ(response.hits.size(), want) << text;
-  if (response.hits.size() != want) return false;
-  for (size_t i = 0; i < want; ++i) {
-    const ScoredDoc& hit = response.hits[i];
-    const double expect_rank_score = ranked[request.offset + i].score;
-    const double tolerance = 1e-4 * std::max(1.0, std::abs(expect_rank_score));
-    EXPECT_TRUE(truth.match[hit.doc]) << text << " hit " << hit.doc;
-    EXPECT_NEAR(hit.score, truth.score[hit.doc], tolerance) << text << " doc " << hit.doc;
-    EXPECT_NEAR(hit.score, expect_rank_score, tolerance) << text << " rank " << i;
-    if (std::abs(hit.score - expect_rank_score) > tolerance) return false;
+  const size_t want = ranked.size() > request.offset ? std::min(request.limit, ranked.size() - request.offset) : 0;
+  // Exact counts, then pruned ranking (MaxScore) from the first hit on and
+  // from a random threshold on: the same top hits every time.
+  const uint64_t thresholds[] = {kExactHitCount, 0, rng() % 40};
+  for (uint64_t threshold : thresholds) {
+    request.total_hits_threshold = threshold;
+    SearchResponse response = searcher.search(query, request);
+    const std::string what = text + " (total-hits threshold " + std::to_string(threshold) + ")";
+    if (threshold == kExactHitCount) {
+      EXPECT_TRUE(response.total_hits_exact) << what;
+      EXPECT_EQ(response.total_hits, expected.size()) << what;
+    } else {
+      EXPECT_LE(response.total_hits, expected.size()) << what;
+      EXPECT_GE(response.total_hits, std::min<uint64_t>({threshold, expected.size()})) << what;
+      if (response.total_hits_exact) {
+        EXPECT_EQ(response.total_hits, expected.size()) << what;
+      }
+    }
+    EXPECT_EQ(response.hits.size(), want) << what;
+    if (response.hits.size() != want) return false;
+    for (size_t i = 0; i < want; ++i) {
+      const ScoredDoc& hit = response.hits[i];
+      const double expect_rank_score = ranked[request.offset + i].score;
+      const double tolerance = 1e-4 * std::max(1.0, std::abs(expect_rank_score));
+      EXPECT_TRUE(truth.match[hit.doc]) << what << " hit " << hit.doc;
+      EXPECT_NEAR(hit.score, truth.score[hit.doc], tolerance) << what << " doc " << hit.doc;
+      EXPECT_NEAR(hit.score, expect_rank_score, tolerance) << what << " rank " << i;
+      if (std::abs(hit.score - expect_rank_score) > tolerance) return false;
+    }
   }
+  request.total_hits_threshold = kExactHitCount;
 
   request.order = SearchRequest::Order::kDocId;
-  response = searcher.search(query, request);
+  SearchResponse response = searcher.search(query, request);
   EXPECT_EQ(response.total_hits, expected.size()) << text;
   std::vector<DocId> window;
   for (size_t i = request.offset; i < expected.size() && window.size() < request.limit; ++i)

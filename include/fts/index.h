@@ -40,6 +40,11 @@ struct SearchOptions {
   const std::atomic<bool>* cancel = nullptr;
 
   static constexpr size_t kMaxSnippetChars = 1u << 16;
+  // Hits counted exactly before ranking may skip docs that cannot make the
+  // top (as Lucene's totalHitsThreshold); past it Results::total_hits is a
+  // lower bound, and top-k of common terms gets much faster.
+  static constexpr uint64_t kExactHitCount = UINT64_MAX;
+  uint64_t total_hits_threshold = kExactHitCount;  // the default: always exact
 };
 
 // A span of Hit::snippet to mark as a match (byte offsets).
@@ -56,6 +61,8 @@ struct Hit {
 
 struct Results {
   uint64_t total_hits = 0;
+  // kAtLeast: total_hits is a lower bound (SearchOptions::total_hits_threshold).
+  enum class Relation { kEqual, kAtLeast } total_hits_relation = Relation::kEqual;
   std::vector<Hit> hits = {};  // at most limit, after offset
 };
 

@@ -1,5 +1,6 @@
 #include "index/reader/segment_reader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "util/bytes.h"
@@ -44,6 +45,17 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data) {
                   "norms hold " + std::to_string(r.remaining()) + " bytes for " + std::to_string(doc_count_) + " docs");
   }
   norms_ = r.pos();
+  // The shortest lengths bound every score of the segment from above
+  // (top-k pruning); the norms were just read for their checksum anyway.
+  uint32_t shortest[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  for (DocId d = 0; d < doc_count_; ++d) {
+    uint16_t v[2];
+    std::memcpy(v, norms_ + size_t(d) * 4, 4);
+    shortest[0] = std::min<uint32_t>(shortest[0], uint32_t(v[0]) + v[1]);
+    shortest[1] = std::min<uint32_t>(shortest[1], v[0]);
+    shortest[2] = std::min<uint32_t>(shortest[2], v[1]);
+  }
+  for (int f = 0; f < 3; ++f) shortest_length_[f] = doc_count_ == 0 ? 0 : shortest[f];
   dict_ = TermDictReader(data.term_dict, data.name + ".dict");
   store_ = DocStoreReader(data.doc_store, data.name + ".docs");
   if (store_.size() != doc_count_) {

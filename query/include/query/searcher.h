@@ -22,16 +22,23 @@ struct ScoredDoc {
   float score = 0;
 };
 
+inline constexpr uint64_t kExactHitCount = UINT64_MAX;
+
 struct SearchRequest {
   size_t limit = 10;
   size_t offset = 0;
   enum class Order { kScore, kDocId } order = Order::kScore;
   Interrupt* interrupt = nullptr;  // time budget and cancellation; null: none
+  // Matches counted exactly before ranking may skip docs that cannot make
+  // the top (Lucene's totalHitsThreshold); beyond it total_hits is a lower
+  // bound. kExactHitCount: always exact.
+  uint64_t total_hits_threshold = kExactHitCount;
 };
 
 struct SearchResponse {
   uint64_t total_hits = 0;
-  std::vector<ScoredDoc> hits;  // at most limit, after offset
+  bool total_hits_exact = true;  // false: total_hits is a lower bound
+  std::vector<ScoredDoc> hits;   // at most limit, after offset
 };
 
 struct SearcherOptions {

@@ -45,6 +45,8 @@ class SegmentReader {
   // 65535, and the segment's total per field, for BM25.
   uint32_t field_length(Field field, DocId doc) const;
   uint64_t total_field_length(Field field) const { return total_length_[static_cast<int>(field)]; }
+  // The shortest field_length of any doc of the segment.
+  uint32_t shortest_field_length(Field field) const { return shortest_length_[static_cast<int>(field)]; }
 
   const TermDictReader& terms() const { return dict_; }
   const DocStoreReader& doc_store() const { return store_; }
@@ -58,6 +60,7 @@ class SegmentReader {
   SegmentData data_;
   uint32_t doc_count_ = 0;
   uint64_t total_length_[3] = {0, 0, 0};
+  uint32_t shortest_length_[3] = {0, 0, 0};
   const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
   TermDictReader dict_;
   DocStoreReader store_;
