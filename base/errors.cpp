@@ -21,6 +21,8 @@ DumpError::~DumpError() = default;
 LockError::~LockError() = default;
 IoError::~IoError() = default;
 ArgumentError::~ArgumentError() = default;
+TimeoutError::~TimeoutError() = default;
+CancelledError::~CancelledError() = default;
 
 QuerySyntaxError::QuerySyntaxError(const std::string& message, size_t position)
     : Error(Unprefixed{}, "query", message), position_(position) {}

@@ -3,23 +3,30 @@
 # run on one machine (../shared/peers harnesses). Ratios within one run are what
 # count: absolute times on a shared machine are noisy.
 #
-#   bench/compare.sh [--quick] [--corpus gcide|zipf1m|both] [--out DIR] [--reps N]
-#                    [--sets "and or ..."] [--skip-build] [--engines "fts lucene ..."]
+#   bench/compare.sh [--quick] [--corpus gcide|zipf1m|zipf6m|both] [--out DIR] [--reps N]
+#                    [--sets "and or ..."] [--modes "count top10 top10-fast"] [--skip-build]
+#                    [--engines "fts lucene ..."]
 #
 #   --quick        fts and Lucene only
 #   --corpus       gcide (126k docs), zipf1m (1,000,000 docs generated with
-#                  ../shared/corpus/make-zipf-dump.py --seed 42 into OUT if absent) or both (default)
+#                  ../shared/corpus/make-zipf-dump.py --seed 42 into OUT if absent), zipf6m
+#                  (6,000,000 docs, the size of the English Wikipedia abstract dump, likewise)
+#                  or both (gcide and zipf1m, the default)
 #   --out DIR      results, indexes and the generated dump (default /tmp/fts-compare)
 #   --reps N       timed repetitions per query (default 10; the median is reported)
 #   --sets LIST    query sets (names in ../shared/queries without .txt; default: every *.txt)
+#   --modes LIST   count, top10 (exact count), top10-fast (count may stop early); default all three
 #   --skip-build   reuse the indexes and build lines already in OUT
 #
 # Writes OUT/CORPUS.ENGINE.build.json, OUT/CORPUS.QSET.ENGINE.MODE.jsonl,
 # OUT/CORPUS.compare.txt (../shared/peers/compare.py), OUT/CORPUS.targets.txt
 # (fts / Lucene ratios against the targets of BENCHMARKS.md) and
-# OUT/CORPUS.latency.svg (p50 latency per query set and engine).
+# OUT/CORPUS.latency.svg (p50 latency per query set and engine), and
+# OUT/CORPUS.load.txt (the load average before and after: figures count only
+# when it starts under 1 with nothing else running).
 # Environment: FTS_BUILD (fts build directory, default build-perf, Release),
-# SHARED (default ../shared next to the repository), WARMUP_S (default 2).
+# SHARED (default ../shared next to the repository), WARMUP_S (seconds of
+# untimed passes per query file and engine, default 10: Lucene's JIT needs them).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -29,7 +36,8 @@ FTS_BUILD=${FTS_BUILD:-$REPO/build-perf}
 OUT=/tmp/fts-compare
 CORPORA="gcide zipf1m"
 REPS=10
-WARMUP_S=${WARMUP_S:-2}
+WARMUP_S=${WARMUP_S:-10}
+MODES="count top10 top10-fast"
 ENGINES="fts lucene xapian sqlite-fts5"
 SETS=""
 SKIP_BUILD=0
@@ -40,11 +48,12 @@ while [ $# -gt 0 ]; do
     --quick) ENGINES="fts lucene" ;;
     --engines) ENGINES=$2; shift ;;
     --corpus)
-      case "$2" in gcide | zipf1m) CORPORA=$2 ;; both) CORPORA="gcide zipf1m" ;; *) usage ;; esac
+      case "$2" in gcide | zipf1m | zipf6m) CORPORA=$2 ;; both) CORPORA="gcide zipf1m" ;; *) usage ;; esac
       shift ;;
     --out) OUT=$2; shift ;;
     --reps) REPS=$2; shift ;;
     --sets) SETS=$2; shift ;;
+    --modes) MODES=$2; shift ;;
     --skip-build) SKIP_BUILD=1 ;;
     -h | --help) usage ;;
     *) echo "compare.sh: unknown argument '$1'" >&2; usage ;;
@@ -65,13 +74,15 @@ fi
 dump_of() {
   case "$1" in
     gcide) echo "$SHARED/corpus/gcide.xml.gz" ;;
-    zipf1m)
-      if [ ! -f "$OUT/zipf1m.xml.gz" ]; then
-        log "generating the 1,000,000-doc dump (seed 42)"
-        python3 "$SHARED/corpus/make-zipf-dump.py" 1000000 "$OUT/zipf1m.xml.gz.tmp" --seed 42 >&2
-        mv "$OUT/zipf1m.xml.gz.tmp" "$OUT/zipf1m.xml.gz"
+    zipf1m | zipf6m)
+      docs=1000000
+      [ "$1" = zipf6m ] && docs=6000000
+      if [ ! -f "$OUT/$1.xml.gz" ]; then
+        log "generating the $docs-doc dump (seed 42)"
+        python3 "$SHARED/corpus/make-zipf-dump.py" "$docs" "$OUT/$1.xml.gz.tmp" --seed 42 >&2
+        mv "$OUT/$1.xml.gz.tmp" "$OUT/$1.xml.gz"
       fi
-      echo "$OUT/zipf1m.xml.gz" ;;
+      echo "$OUT/$1.xml.gz" ;;
   esac
 }
 
@@ -105,8 +116,26 @@ build_fts() {
     "$docs" "$(echo "$t1 - $t0" | bc)" "$((pd + norms))" "$peak" "$pd" "$store" >"$json"
 }
 
+# The peers' harnesses need Java and Lucene 8, Xapian or SQLite from Debian.
+need=""
+for e in $ENGINES; do
+  case "$e" in
+    lucene) need="$need liblucene8-java default-jdk-headless" ;;
+    xapian) need="$need libxapian-dev" ;;
+    sqlite-fts5) need="$need libsqlite3-dev" ;;
+  esac
+done
+missing=""
+for p in $need; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+  log "installing$missing"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2
+fi
+
 for corpus in $CORPORA; do
   dump=$(dump_of "$corpus")
+  echo "before: $(cat /proc/loadavg)" >"$OUT/$corpus.load.txt"
   for e in $ENGINES; do
     idx=$OUT/index/$corpus.$e
     json=$OUT/$corpus.$e.build.json
@@ -126,7 +155,7 @@ for corpus in $CORPORA; do
       sed -i "s/}\$/,\"postings_dict_bytes\":$pd}/" "$json"
     fi
     for qs in $SETS; do
-      for mode in count top10; do
+      for mode in $MODES; do
         log "$e $mode $corpus/$qs"
         qf=$SHARED/queries/$qs.txt
         res=$OUT/$corpus.$qs.$e.$mode.jsonl
@@ -161,10 +190,11 @@ print(json.dumps({"engine": "fts", "cold_query_ms_median": round(wall, 2), "cold
                   "cold_query_cpu_ms_median": round(cpu, 2), "spawn_true_ms_median": round(spawn, 2), "runs": 21}))
 EOF
   fi
+  echo "after: $(cat /proc/loadavg)" >>"$OUT/$corpus.load.txt"
   log "comparison $corpus"
   files=$(ls "$OUT/$corpus".*.jsonl "$OUT/$corpus".*.build.json 2>/dev/null)
   # shellcheck disable=SC2086
   python3 "$PEERS/compare.py" $files >"$OUT/$corpus.compare.txt" || true
   python3 "$HERE/report.py" --corpus "$corpus" --out "$OUT" >"$OUT/$corpus.targets.txt"
-  cat "$OUT/$corpus.compare.txt" "$OUT/$corpus.targets.txt"
+  cat "$OUT/$corpus.load.txt" "$OUT/$corpus.compare.txt" "$OUT/$corpus.targets.txt"
 done

@@ -41,6 +41,16 @@ class SegmentPlanner {
     return options_.scoring ? build(query_.root(), true, true) : filter(query_.root(), true);
   }
 
+  // The scoring clauses of a top-level OR (one clause for any other root),
+  // for a collector that drives them itself.
+  std::vector<CursorPtr> plan_clauses() {
+    const QueryNode& root = query_.root();
+    if (root.kind == Kind::kOr) return disjunction_parts(root, false);
+    std::vector<CursorPtr> one;
+    one.push_back(build(root, true, false));
+    return one;
+  }
+
  private:
   // A cursor over the node's matches; scoring: with the leaves' scores.
   // exhaustive: the cursor will be read to its end (not advanced by a
@@ -178,49 +188,64 @@ class SegmentPlanner {
   }
 
   CursorPtr disjunction(const QueryNode& node, bool scoring, bool exhaustive) {
-    std::vector<CursorPtr> parts;
+    if (!scoring) return disjunction_filter(node, exhaustive);
+    return union_of(disjunction_parts(node, exhaustive), true, exhaustive);
+  }
+
+  struct OrChildren {
+    std::vector<CursorPtr> parts;    // the positive children that match something
     std::vector<CursorPtr> negated;  // the n of each NOT n child
     bool has_negation = false;
-    bool negation_is_everything = false;
+    bool negation_is_everything = false;  // NOT of nothing: every doc
+  };
+
+  OrChildren or_children(const QueryNode& node, bool scoring, bool exhaustive) {
+    OrChildren out;
     for (const auto& c : node.children) {
       if (is_negation(*c)) {
-        has_negation = true;
-        if (negation_is_everything) continue;
+        out.has_negation = true;
+        if (out.negation_is_everything) continue;
         CursorPtr cursor = filter(*c->children[0], false);
         if (cursor->doc() == kNoMoreDocs) {
-          negation_is_everything = true;  // NOT of nothing: every doc
-          negated.clear();
+          out.negation_is_everything = true;
+          out.negated.clear();
         } else {
-          negated.push_back(std::move(cursor));
+          out.negated.push_back(std::move(cursor));
         }
         continue;
       }
       CursorPtr cursor = scoring ? build(*c, true, exhaustive) : filter(*c, exhaustive);
-      if (cursor->doc() != kNoMoreDocs) parts.push_back(std::move(cursor));
+      if (cursor->doc() != kNoMoreDocs) out.parts.push_back(std::move(cursor));
     }
-    if (has_negation) {
-      if (negation_is_everything && !scoring) return std::make_unique<AllDocsCursor>(segment_.doc_count());
-      if (!scoring) {
-        // Without scores: p1 OR .. OR NOT n1 OR .. = NOT ((n1 AND ..) AND NOT (p1 OR ..)),
-        // a complement, which counts without walking every doc.
-        CursorPtr common = negated.size() == 1 ? std::move(negated[0])
-                                               : std::make_unique<AndCursor>(std::move(negated));
-        if (!parts.empty()) {
-          common = std::make_unique<AndNotCursor>(std::move(common), union_of(std::move(parts), false, false));
-        }
-        return complement(std::move(common));
-      }
-      CursorPtr common;
-      if (negation_is_everything) {
-        common = std::make_unique<EmptyCursor>();
-      } else if (negated.size() == 1) {
-        common = std::move(negated[0]);
-      } else {
-        common = std::make_unique<AndCursor>(std::move(negated));
-      }
-      parts.push_back(complement(std::move(common)));
+    return out;
+  }
+
+  // n1 AND n2 AND ..: the docs no negated child of the OR admits.
+  static CursorPtr common_exclusions(OrChildren& c) {
+    if (c.negation_is_everything) return std::make_unique<EmptyCursor>();
+    if (c.negated.size() == 1) return std::move(c.negated[0]);
+    return std::make_unique<AndCursor>(std::move(c.negated));
+  }
+
+  // Without scores: p1 OR .. OR NOT n1 OR .. = NOT ((n1 AND ..) AND NOT (p1 OR ..)),
+  // a complement, which counts without walking every doc.
+  CursorPtr disjunction_filter(const QueryNode& node, bool exhaustive) {
+    OrChildren c = or_children(node, false, exhaustive);
+    if (!c.has_negation) return union_of(std::move(c.parts), false, exhaustive);
+    if (c.negation_is_everything) return std::make_unique<AllDocsCursor>(segment_.doc_count());
+    CursorPtr common = common_exclusions(c);
+    if (!c.parts.empty()) {
+      common = std::make_unique<AndNotCursor>(std::move(common), union_of(std::move(c.parts), false, false));
     }
-    return union_of(std::move(parts), scoring, exhaustive);
+    return complement(std::move(common));
+  }
+
+  // The clauses of a scored OR: one cursor per positive child, and one
+  // complement for the negated children, since NOT n1 OR NOT n2 = NOT (n1 AND n2).
+  std::vector<CursorPtr> disjunction_parts(const QueryNode& node, bool exhaustive) {
+    OrChildren c = or_children(node, true, exhaustive);
+    if (c.has_negation) c.parts.push_back(complement(common_exclusions(c)));
+    return std::move(c.parts);
   }
 
   CursorPtr union_of(std::vector<CursorPtr> parts, bool scoring, bool exhaustive) {
@@ -272,6 +297,11 @@ const Bm25Weight* PreparedQuery::weight(const QueryNode& leaf) const {
 std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
                                         const PlanOptions& options) {
   return SegmentPlanner(query, segment, options).plan();
+}
+
+std::vector<std::unique_ptr<DocCursor>> plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment,
+                                                             const PlanOptions& options) {
+  return SegmentPlanner(query, segment, options).plan_clauses();
 }
 
 }  // namespace fts

@@ -759,8 +759,8 @@ TEST_F(CliTest, CheckRejectsEveryKindOfDamage) {
     if (name != "LOCK") files.push_back(name);
   }
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 7u) << "expected MANIFEST and one segment's six files";
-  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms", ".bloom"}) {
+  ASSERT_EQ(files.size(), 6u) << "expected MANIFEST and one segment's five files";
+  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms"}) {
     EXPECT_EQ(std::count_if(files.begin(), files.end(), [&](const std::string& f) { return f.ends_with(ext); }), 1)
         << ext;
   }
@@ -919,6 +919,44 @@ TEST_F(CliTest, LimitAndOffsetPageThroughTheFullList) {
   CommandResult zero = fts_search({"--index", index(), "--json", "--limit", "0", query});
   ASSERT_EQ(zero.exit_code, 0) << describe(zero);
   EXPECT_TRUE(hit_ids(parse_json(zero.out)).empty());
+}
+
+TEST_F(CliTest, TotalHitsThresholdKeepsTheBestHitsAndMayBoundTheCount) {
+  for (const std::string query : {"red OR fish OR cat", "cat OR moon OR \"blue moon\" OR red", "cat", "red fish"}) {
+    SCOPED_TRACE(query);
+    CommandResult exact = fts_search({"--index", index(), "--json", "--total-hits", "exact", "--", query});
+    ASSERT_EQ(exact.exit_code, 0) << describe(exact);
+    Json e = parse_json(exact.out);
+    EXPECT_EQ(e.at("total_hits_relation").string, "eq");
+    for (const std::string threshold : {"0", "3", "1000"}) {
+      SCOPED_TRACE(threshold);
+      CommandResult r = fts_search({"--index", index(), "--json", "--total-hits", threshold, "--", query});
+      ASSERT_EQ(r.exit_code, 0) << describe(r);
+      Json j = parse_json(r.out);
+      EXPECT_EQ(hit_ids(j), hit_ids(e)) << "the same best hits whatever the count policy";
+      const std::string relation = j.at("total_hits_relation").string;
+      ASSERT_TRUE(relation == "eq" || relation == "gte") << relation;
+      const double total = e.at("total_hits").number;
+      if (relation == "eq") {
+        EXPECT_EQ(j.at("total_hits").number, total);
+      } else {
+        EXPECT_LT(j.at("total_hits").number, total);
+        EXPECT_GE(j.at("total_hits").number, std::min(total, std::stod(threshold)));
+        CommandResult text = fts_search({"--index", index(), "--total-hits", threshold, "--", query});
+        ASSERT_EQ(text.exit_code, 0) << describe(text);
+        EXPECT_NE(lines_of(text.out)[0].find("+ hits ("), std::string::npos) << text.out;
+      }
+    }
+  }
+  // The default (1000) is above the sample's counts: exact, as --count is.
+  CommandResult r = fts_search({"--index", index(), "--json", "red OR fish OR cat"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(parse_json(r.out).at("total_hits_relation").string, "eq");
+  for (const std::string bad : {"-1", "many", "", "12x"}) {
+    CommandResult b = fts_search({"--index", index(), "--total-hits", bad, "cat"});
+    EXPECT_EQ(b.exit_code, 2) << bad << describe(b);
+    EXPECT_TRUE(is_one_line(b.err)) << b.err;
+  }
 }
 
 TEST_F(CliTest, SortDocGivesAscendingIds) {
@@ -1084,7 +1122,7 @@ TEST_F(CliTest, BenchPrintsThePeersSchema) {
   const std::vector<std::string> order = {"cat", "cat -dog", "\"red fish\"", "(cat OR", "the", "-moon", "unicorn"};
   test::write_file(tmp.str("queries.txt"), file);
 
-  for (const std::string mode : {"count", "top10"}) {
+  for (const std::string mode : {"count", "top10", "top10-fast"}) {
     SCOPED_TRACE(mode);
     CommandResult r = fts_bench({"--index", index(), "--queries", tmp.str("queries.txt"), "--mode", mode, "--reps",
                                  "2", "--warmup", "0", "--warmup-s", "0"});
@@ -1112,7 +1150,20 @@ TEST_F(CliTest, BenchPrintsThePeersSchema) {
       ASSERT_NE(it, accepted.end());
       std::vector<uint32_t> expected = brute_force(docs_, it->second);
       EXPECT_EQ(j.at("error").kind, Json::Kind::kNull);
-      EXPECT_EQ(j.at("hits").number, static_cast<double>(expected.size()));
+      if (mode == "top10-fast") {
+        // The count may stop early: a lower bound of at least min(10, true).
+        ASSERT_TRUE(j.has("hits_relation"));
+        const std::string relation = j.at("hits_relation").string;
+        EXPECT_TRUE(relation == "eq" || relation == "gte") << relation;
+        EXPECT_LE(j.at("hits").number, static_cast<double>(expected.size()));
+        EXPECT_GE(j.at("hits").number, static_cast<double>(std::min<size_t>(10, expected.size())));
+        if (relation == "eq") {
+          EXPECT_EQ(j.at("hits").number, static_cast<double>(expected.size()));
+        }
+      } else {
+        EXPECT_FALSE(j.has("hits_relation"));
+        EXPECT_EQ(j.at("hits").number, static_cast<double>(expected.size()));
+      }
       EXPECT_EQ(j.at("latency_us").kind, Json::Kind::kNumber);
       EXPECT_GE(j.at("latency_us").number, 0);
       if (order[i] == "the") {

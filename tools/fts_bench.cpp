@@ -1,7 +1,7 @@
 // fts-bench: runs a query file against an index and prints the JSON lines of
 // ../shared/peers/README.md (one per query, then a summary), so
 // ../shared/peers/compare.py puts fts beside Lucene, Xapian and SQLite FTS5.
-//   fts-bench --index DIR --queries FILE [--mode count|top10] [--reps R] [--warmup W] [--warmup-s S] [--cache-mb N]
+//   fts-bench --index DIR --queries FILE [--mode count|top10|top10-fast] [--reps R] [--warmup W] [--warmup-s S] [--cache-mb N]
 // The filter cache is off by default: the peers' harnesses disable theirs
 // (Lucene: setQueryCache(null)), so repetitions are not answered from bitmaps.
 #include <algorithm>
@@ -31,6 +31,7 @@ struct BenchQuery {
   std::string error;
   std::vector<double> latencies_us;
   uint64_t hits = 0;
+  bool exact = true;  // hits is exact (top10-fast may stop early)
   std::vector<DocId> ids;  // count: all matches; top10: the best ten
 };
 
@@ -48,14 +49,20 @@ std::vector<std::string> read_queries(const std::string& path) {
   return out;
 }
 
+enum class Mode { kCount, kTop10, kTop10Fast };
+
 // Runs one query once; fills hits and ids.
-void execute(const Index& index, BenchQuery& q, bool top10) {
-  if (top10) {
+void execute(const Index& index, BenchQuery& q, Mode mode) {
+  if (mode != Mode::kCount) {
     SearchOptions options;
     options.limit = 10;
     options.stored_fields = false;
+    // top10-fast: the count may stop at 10, as the peers' harnesses do
+    // (Lucene: TopScoreDocCollector.create(10, 10)).
+    if (mode == Mode::kTop10Fast) options.total_hits_threshold = 10;
     Results r = index.search(*q.query, options);
     q.hits = r.total_hits;
+    q.exact = r.total_hits_relation == Results::Relation::kEqual;
     q.ids.clear();
     for (const Hit& h : r.hits) q.ids.push_back(h.doc);
   } else {
@@ -82,7 +89,7 @@ int main(int argc, char** argv) {
   po::options_description named("options");
   named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
       "queries", po::value<std::string>(), "query file, one query per line")(
-      "mode", po::value<std::string>()->default_value("count"), "count or top10")(
+      "mode", po::value<std::string>()->default_value("count"), "count, top10 (exact count) or top10-fast (count may stop early)")(
       "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
       "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
       "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
@@ -107,7 +114,8 @@ int main(int argc, char** argv) {
     warmup = vm["warmup"].as<int>();
     warmup_s = vm["warmup-s"].as<double>();
     cache_mb = vm["cache-mb"].as<size_t>();
-    if (mode != "count" && mode != "top10") throw po::error("--mode takes count or top10");
+    if (mode != "count" && mode != "top10" && mode != "top10-fast")
+      throw po::error("--mode takes count, top10 or top10-fast");
     if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
   } catch (const po::error& e) {
     cli::print_error(kTool, e.what());
@@ -115,7 +123,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    bool top10 = mode == "top10";
+    const Mode run_mode = mode == "count" ? Mode::kCount : mode == "top10" ? Mode::kTop10 : Mode::kTop10Fast;
+    const bool top10 = run_mode != Mode::kCount;
     Index index = Index::open(dir, cache_mb << 20);
     std::vector<BenchQuery> queries;
     for (auto& text : read_queries(file)) {
@@ -132,7 +141,7 @@ int main(int argc, char** argv) {
     double start = cli::now_seconds();
     while (passes < warmup || cli::now_seconds() - start < warmup_s) {
       for (auto& q : queries) {
-        if (q.query && !q.query->matches_nothing()) execute(index, q, top10);
+        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode);
       }
       ++passes;
       if (queries.empty()) break;
@@ -159,7 +168,7 @@ int main(int argc, char** argv) {
       if (!q.query->matches_nothing()) {
         for (int r = 0; r < reps; ++r) {
           double t0 = cli::now_seconds();
-          execute(index, q, top10);
+          execute(index, q, run_mode);
           q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
         }
         latency = median(q.latencies_us);
@@ -167,6 +176,7 @@ int main(int argc, char** argv) {
       medians.push_back(latency);
       out += fmt::format(",\"hits\":{}", q.hits);
       if (top10) {
+        if (run_mode == Mode::kTop10Fast) out += q.exact ? ",\"hits_relation\":\"eq\"" : ",\"hits_relation\":\"gte\"";
         out += ",\"top\":[";
         for (size_t i = 0; i < q.ids.size(); ++i) out += fmt::format("{}{}", i ? "," : "", q.ids[i]);
         out += "]";

@@ -1,6 +1,11 @@
 // fts-search: answer queries over an index.
-//   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--count] [--json] [--explain] [--stats] [QUERY]
+//   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--total-hits N|exact] [--count] [--json]
+//              [--explain] [--stats] [QUERY]
 // Without QUERY it answers one query per stdin line with the index kept open.
+// Hit counts are exact up to --total-hits (default 1000, as Lucene's
+// default threshold): a person wants the best hits at once and "1,000+ hits"
+// says enough; beyond that the ranking skips docs that cannot make the top,
+// and the count printed is a lower bound. --count is always exact.
 #include <cctype>
 #include <iostream>
 #include <string>
@@ -39,7 +44,8 @@ std::string marked(const Hit& hit, bool color) {
 void print_json(const std::string& query, const Results& r, double ms, const Settings& s, const Index& index) {
   std::string out = "{\"query\":";
   cli::append_json_string(out, query);
-  out += fmt::format(",\"total_hits\":{},\"elapsed_ms\":{:.3f}", r.total_hits, ms);
+  out += fmt::format(",\"total_hits\":{},\"total_hits_relation\":\"{}\",\"elapsed_ms\":{:.3f}", r.total_hits,
+                     r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte", ms);
   if (!s.count) {
     out += ",\"hits\":[";
     for (size_t i = 0; i < r.hits.size(); ++i) {
@@ -68,7 +74,11 @@ void print_text(const Results& r, double ms, const Settings& s, const Index& ind
   if (s.count) {
     fmt::print("{}\n", r.total_hits);
   } else {
-    fmt::print("{} hit{} ({:.3f} ms)\n", r.total_hits, r.total_hits == 1 ? "" : "s", ms);
+    if (r.total_hits_relation == Results::Relation::kEqual) {
+      fmt::print("{} hit{} ({:.3f} ms)\n", r.total_hits, r.total_hits == 1 ? "" : "s", ms);
+    } else {
+      fmt::print("{}+ hits ({:.3f} ms)\n", cli::with_thousands(r.total_hits), ms);
+    }
     for (size_t i = 0; i < r.hits.size(); ++i) {
       const Hit& h = r.hits[i];
       fmt::print("{:>3}. {:.3f}  {}\n     {}\n", s.search.offset + i + 1, h.score, h.title, h.url);
@@ -117,6 +127,8 @@ int main(int argc, char** argv) {
       "limit", po::value<size_t>()->default_value(10), "hits to print")(
       "offset", po::value<size_t>()->default_value(0), "hits to skip")(
       "sort", po::value<std::string>()->default_value("score"), "score or doc")(
+      "total-hits", po::value<std::string>()->default_value("1000"),
+      "count hits exactly up to N, then a lower bound (N+ hits) and a faster ranking; exact: always exact")(
       "count", "print only the number of hits")("json", "one JSON document per query")(
       "explain", "print the query plan")("stats", "print filter-cache statistics");
   Settings s;
@@ -160,6 +172,21 @@ int main(int argc, char** argv) {
     std::string sort = vm["sort"].as<std::string>();
     if (sort != "score" && sort != "doc") throw po::error("--sort takes score or doc");
     s.search.sort = sort == "doc" ? SearchOptions::Sort::kDocId : SearchOptions::Sort::kScore;
+    const std::string total = vm["total-hits"].as<std::string>();
+    if (total == "exact") {
+      s.search.total_hits_threshold = SearchOptions::kExactHitCount;
+    } else {
+      size_t used = 0;
+      unsigned long long n = 0;
+      try {
+        n = std::stoull(total, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != total.size() || total[0] == '-')
+        throw po::error("--total-hits takes a number or exact, not '" + total + "'");
+      s.search.total_hits_threshold = n;
+    }
     s.count = vm.count("count");
     s.json = vm.count("json");
     s.explain = vm.count("explain");

@@ -81,4 +81,21 @@ class FTS_API ArgumentError : public Error {
   ~ArgumentError() override;
 };
 
+// A search, count or matching_docs that ran past SearchOptions::time_budget;
+// where() is "search". Nothing is returned from the interrupted call; the
+// index is unaffected and answers the next call normally.
+class FTS_API TimeoutError : public Error {
+ public:
+  using Error::Error;
+  ~TimeoutError() override;
+};
+
+// A search, count or matching_docs stopped because SearchOptions::cancel
+// became true; where() is "search".
+class FTS_API CancelledError : public Error {
+ public:
+  using Error::Error;
+  ~CancelledError() override;
+};
+
 }  // namespace fts

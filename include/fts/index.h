@@ -6,6 +6,8 @@
 // title:/abstract: fields, AND (implicit), OR, NOT or -, parentheses.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,12 +21,30 @@
 
 namespace fts {
 
+// Options of one search (count and matching_docs use the time budget and
+// cancel flag only). Validated by every call: an ArgumentError names the
+// option that is out of range.
 struct SearchOptions {
-  size_t limit = 10;
-  size_t offset = 0;
+  size_t limit = 10;   // hits to return; 0 counts only
+  size_t offset = 0;   // hits to skip first (page n of size k: offset n*k, limit k)
   enum class Sort { kScore, kDocId } sort = Sort::kScore;
-  bool stored_fields = true;  // fill title, url and snippet of each hit
-  size_t snippet_chars = 200;
+  // Fill title, url and snippet of each hit. Without them a hit is doc and
+  // score only, and Index::load_stored fills one later (lazily, per hit).
+  bool stored_fields = true;
+  size_t snippet_chars = 200;  // at most kMaxSnippetChars
+  // Wall-clock budget of the call (0: none); past it the call throws
+  // TimeoutError. Checked every few thousand matching docs.
+  std::chrono::milliseconds time_budget{0};
+  // When set, another thread may store true to stop the call with
+  // CancelledError. Must outlive the call.
+  const std::atomic<bool>* cancel = nullptr;
+
+  static constexpr size_t kMaxSnippetChars = 1u << 16;
+  // Hits counted exactly before ranking may skip docs that cannot make the
+  // top (as Lucene's totalHitsThreshold); past it Results::total_hits is a
+  // lower bound, and top-k of common terms gets much faster.
+  static constexpr uint64_t kExactHitCount = UINT64_MAX;
+  uint64_t total_hits_threshold = kExactHitCount;  // the default: always exact
 };
 
 // A span of Hit::snippet to mark as a match (byte offsets).
@@ -41,12 +61,26 @@ struct Hit {
 
 struct Results {
   uint64_t total_hits = 0;
+  // kAtLeast: total_hits is a lower bound (SearchOptions::total_hits_threshold).
+  enum class Relation { kEqual, kAtLeast } total_hits_relation = Relation::kEqual;
   std::vector<Hit> hits = {};  // at most limit, after offset
 };
 
 // The filter cache of an open index (bitmaps of recurring costly subqueries).
 struct CacheStats {
   uint64_t hits = 0, misses = 0, entries = 0, bytes = 0, capacity_bytes = 0;
+};
+
+// The plan of a query as data (Index::explain_tree): one node per cursor,
+// under one node per segment, under the query. The text of Index::explain
+// is the same tree, one line per node.
+struct ExplainNode {
+  // "query AND(cat, dog)", "segment DIR/seg-1-0 base=0 docs=300", "and",
+  // "or(heap)", "and-not", "minus:", "term title:cat", "phrase \"wild cat\"",
+  // "bitmap (from cache)", "all-docs", "empty"...
+  std::string what = {};
+  uint64_t cost = 0;  // postings the cursor expects to visit (0 for query, segment and minus: nodes)
+  std::vector<ExplainNode> children = {};
 };
 
 struct InternalAccess;  // the engine's own tools reach the internals through it
@@ -78,26 +112,34 @@ class FTS_API Index {
  public:
   // Throws IndexError (missing, damaged, wrong version).
   static Index open(const std::string& dir, size_t cache_bytes = 64u << 20);
-  // The index as its last commit left it. Cheap: segments and live docs that
-  // did not change keep their mappings and filter-cache entries; nothing is
-  // read when nothing was committed. This Index keeps answering from its
-  // own snapshot, whatever commits replace on disk.
-  Index reopen() const;
   ~Index();
   Index(const Index&);
   Index& operator=(const Index&);
 
   Query parse(std::string_view query) const;  // throws QuerySyntaxError
+  // Throw QuerySyntaxError, ArgumentError, TimeoutError, CancelledError,
+  // IndexError (damage found while reading).
   Results search(std::string_view query, const SearchOptions& options = {}) const;
   Results search(const Query& query, const SearchOptions& options = {}) const;
-  uint64_t count(std::string_view query) const;
-  uint64_t count(const Query& query) const;
+  uint64_t count(std::string_view query, const SearchOptions& options = {}) const;
+  uint64_t count(const Query& query, const SearchOptions& options = {}) const;
   // Every matching doc id, ascending.
-  std::vector<DocId> matching_docs(const Query& query) const;
+  std::vector<DocId> matching_docs(const Query& query, const SearchOptions& options = {}) const;
   // The plan as text: one line per cursor with its cost and cache use.
   std::string explain(std::string_view query) const;
+  ExplainNode explain_tree(std::string_view query) const;
 
-  uint32_t doc_count() const;  // live docs
+  // The stored document (title, url, abstract; links and byte_offset are not
+  // stored). ArgumentError when doc >= doc_count().
+  Document document(DocId doc) const;
+  // Fills title, url, snippet and highlights of a hit returned without
+  // stored fields (SearchOptions::stored_fields = false), for the query that
+  // found it.
+  void load_stored(const Query& query, Hit& hit, size_t snippet_chars = 200) const;
+
+  uint32_t doc_count() const;
+  // Commit generation of the index this Index opened (grows with each commit).
+  uint64_t generation() const;
   const std::string& dir() const;
   CacheStats cache_stats() const;
 

@@ -412,6 +412,20 @@ void PostingsCursor::load_tail() {
   freqs_ready_ = true;
 }
 
+uint32_t PostingsCursor::max_freq() const {
+  if (all_freqs_one_) return 1;
+  if (doc_freq_ == 1) return static_cast<uint32_t>(total_freq_);  // checked <= 2^32 - 1 at construction
+  // Every full block's max freq - 1 fits the skip entries' freq width: a
+  // bound at most twice the true one (BM25 saturates in freq), read in O(1).
+  uint64_t m = num_blocks_ > 0 ? uint64_t(1) << freq_width_ : 1;
+  if (doc_freq_ % kBlockSize != 0) {
+    PostingsCursor tail = *this;  // decodes the tail into its own buffers
+    tail.load_tail();
+    m = std::max<uint64_t>(m, tail.block_max_freq_);
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(m, UINT32_MAX));
+}
+
 void PostingsCursor::decode_freqs() {
   if (count_ == 0) corrupt(blocks_, "freq() without a current doc");
   if (for_decode(freqs_at_, block_end_, kBlockSize, freqs_) == nullptr) corrupt(freqs_at_, "bad or truncated freq block");

@@ -1,10 +1,13 @@
 #include "common/cli.h"
 
+#include <openssl/evp.h>
+
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 #include <fmt/core.h>
 
@@ -64,80 +67,31 @@ void append_json_string(std::string& out, std::string_view s) {
 
 namespace {
 
-uint32_t rol(uint32_t v, int n) { return (v << n) | (v >> (32 - n)); }
-
+// SHA-1 through OpenSSL's EVP interface, fed in pieces as the ids are
+// formatted (no joined string of every id).
 class Sha1 {
  public:
+  Sha1() : ctx_(EVP_MD_CTX_new()) {
+    if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha1(), nullptr) != 1) fail("init");
+  }
+  ~Sha1() { EVP_MD_CTX_free(ctx_); }
+  Sha1(const Sha1&) = delete;
+  Sha1& operator=(const Sha1&) = delete;
   void update(const void* data, size_t len) {
-    auto* p = static_cast<const uint8_t*>(data);
-    total_ += len;
-    while (len > 0) {
-      size_t take = std::min(len, sizeof block_ - used_);
-      std::copy(p, p + take, block_ + used_);
-      used_ += take;
-      p += take;
-      len -= take;
-      if (used_ == sizeof block_) {
-        compress();
-        used_ = 0;
-      }
-    }
+    if (EVP_DigestUpdate(ctx_, data, len) != 1) fail("update");
   }
   std::string hex() {
-    uint64_t bits = total_ * 8;
-    uint8_t pad = 0x80;
-    update(&pad, 1);
-    uint8_t zero = 0;
-    while (used_ != 56) update(&zero, 1);
-    uint8_t len[8];
-    for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(bits >> (56 - 8 * i));
-    update(len, 8);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx_, digest, &len) != 1) fail("final");
     std::string out;
-    for (uint32_t v : h_) out += fmt::format("{:08x}", v);
+    for (unsigned int i = 0; i < len; ++i) out += fmt::format("{:02x}", digest[i]);
     return out;
   }
 
  private:
-  void compress() {
-    uint32_t w[80];
-    for (int i = 0; i < 16; ++i) {
-      w[i] = uint32_t(block_[4 * i]) << 24 | uint32_t(block_[4 * i + 1]) << 16 | uint32_t(block_[4 * i + 2]) << 8 |
-             block_[4 * i + 3];
-    }
-    for (int i = 16; i < 80; ++i) w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-    uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
-    for (int i = 0; i < 80; ++i) {
-      uint32_t f, k;
-      if (i < 20) {
-        f = (b & c) | (~b & d);
-        k = 0x5A827999;
-      } else if (i < 40) {
-        f = b ^ c ^ d;
-        k = 0x6ED9EBA1;
-      } else if (i < 60) {
-        f = (b & c) | (b & d) | (c & d);
-        k = 0x8F1BBCDC;
-      } else {
-        f = b ^ c ^ d;
-        k = 0xCA62C1D6;
-      }
-      uint32_t t = rol(a, 5) + f + e + k + w[i];
-      e = d;
-      d = c;
-      c = rol(b, 30);
-      b = a;
-      a = t;
-    }
-    h_[0] += a;
-    h_[1] += b;
-    h_[2] += c;
-    h_[3] += d;
-    h_[4] += e;
-  }
-  uint32_t h_[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
-  uint8_t block_[64];
-  size_t used_ = 0;
-  uint64_t total_ = 0;
+  [[noreturn]] static void fail(const char* step) { throw std::runtime_error(std::string("OpenSSL SHA-1 ") + step + " failed"); }
+  EVP_MD_CTX* ctx_;
 };
 
 }  // namespace
@@ -157,6 +111,15 @@ std::string docs_sha1(const std::vector<DocId>& ids) {
     s.update(buf, static_cast<size_t>(n));
   }
   return s.hex();
+}
+
+std::string with_thousands(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 double now_seconds() {

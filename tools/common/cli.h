@@ -23,6 +23,9 @@ void append_json_string(std::string& out, std::string_view s);
 std::string docs_sha1(const std::vector<DocId>& ascending_ids);
 std::string sha1_hex(std::string_view data);
 
+// 1234567 -> "1,234,567", for counts a person reads.
+std::string with_thousands(uint64_t n);
+
 double now_seconds();           // monotonic
 double peak_rss_mb();           // VmHWM
 bool stderr_is_terminal();

@@ -22,6 +22,7 @@ class AllDocsCursor final : public DocCursor {
   uint64_t cost() const override { return doc_count_; }
   uint64_t work() const override { return 0; }  // nothing to read
   bool contains(DocId target) override { return target < doc_count_; }
+  float max_score() override { return 0; }  // never scores
   uint64_t count_remaining() override {
     uint64_t n = doc_ == kNoMoreDocs ? 0 : doc_count_ - doc_;
     doc_ = kNoMoreDocs;

@@ -1,7 +1,9 @@
 // Intersection by leapfrogging: the rarest child leads, every other child
 // advance()s to the candidate, and a child that overshoots makes its doc the
 // next candidate. advance() skips whole postings blocks, so very unequal
-// sizes cost about the rarest list's length in block jumps.
+// sizes cost about the rarest list's length in block jumps. Children with a
+// costly check (phrases) are iterated on their approximation and confirmed
+// only on docs every child holds.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,8 @@ class AndCursor final : public DocCursor {
   explicit AndCursor(std::vector<std::unique_ptr<DocCursor>> children) : children_(std::move(children)) {
     std::stable_sort(children_.begin(), children_.end(),
                      [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
+    for (auto& c : children_)
+      if (c->approximate()) confirm_.push_back(c.get());
     align(children_[0]->doc());
   }
 
@@ -40,6 +44,11 @@ class AndCursor final : public DocCursor {
     for (const auto& c : children_) s += c->score();
     return s;
   }
+  float max_score() override {
+    float s = 0;
+    for (const auto& c : children_) s += c->max_score();
+    return s;
+  }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     for (const auto& c : children_)
@@ -52,7 +61,9 @@ class AndCursor final : public DocCursor {
   }
 
  private:
-  // Smallest doc >= candidate (the lead's doc) that every child holds.
+  // Smallest doc >= candidate (the lead's doc) that every child holds:
+  // first on the children's approximations, then confirmed by the
+  // two-phase children, rarest first.
   DocId align(DocId candidate) {
     DocCursor* lead = children_[0].get();
     const size_t n = children_.size();
@@ -68,10 +79,17 @@ class AndCursor final : public DocCursor {
         goto again;
       }
     }
+    for (DocCursor* c : confirm_) {
+      if (!c->confirm()) {
+        candidate = lead->next();
+        goto again;
+      }
+    }
     return doc_ = candidate;
   }
 
   std::vector<std::unique_ptr<DocCursor>> children_;
+  std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
 };
 
 }  // namespace fts

@@ -30,6 +30,7 @@ class BitmapCursor final : public DocCursor {
   }
   uint64_t cost() const override { return cardinality_; }
   bool contains(DocId target) override { return bitmap_->contains(target); }
+  float max_score() override { return 0; }  // a filter: never scores
   // Nothing left to save by caching: it is the cache.
   uint64_t work() const override { return 0; }
   uint64_t count_remaining() override {

@@ -19,6 +19,7 @@ class BitsetOrCursor final : public DocCursor {
     if (scoring) scores_.assign(doc_count, 0.0f);
     for (auto& c : children) {
       work_ += c->work();
+      if (scoring) max_score_ += c->max_score();
       for (DocId d = c->doc(); d != kNoMoreDocs; d = c->next()) {
         words_[d >> 6] |= uint64_t{1} << (d & 63);
         if (scoring) scores_[d] += c->score();
@@ -45,6 +46,7 @@ class BitsetOrCursor final : public DocCursor {
     doc_ = kNoMoreDocs;
   }
   float score() override { return scores_.empty() ? 0 : scores_[doc_]; }
+  float max_score() override { return max_score_; }
   bool contains(DocId target) override {
     return (target >> 6) < words_.size() && (words_[target >> 6] >> (target & 63) & 1);
   }
@@ -71,6 +73,7 @@ class BitsetOrCursor final : public DocCursor {
 
   std::vector<uint64_t> words_;
   std::vector<float> scores_;
+  float max_score_ = 0;
   uint64_t count_ = 0, work_ = 0;
   bool untouched_ = true;
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ class DocCursor {
   // BM25 of the scoring leaves matching the current doc (0 when the cursor
   // was planned without scores).
   virtual float score() { return 0; }
+  // An upper bound of score() over every doc (top-k pruning); infinity
+  // where none is known. May read skip data: call once per plan.
+  virtual float max_score() { return std::numeric_limits<float>::infinity(); }
   // Matches from doc() on, consuming the cursor. Overridden where the answer
   // is known without iterating.
   virtual uint64_t count_remaining() {
@@ -48,6 +52,14 @@ class DocCursor {
     if (d < target) d = advance(target);
     return d == target;
   }
+  // Two-phase iteration (Lucene's TwoPhaseIterator): a cursor whose matches
+  // are costly to confirm (a phrase, on positions) can be switched by its
+  // parent to stop on candidates only. next() and advance() then land on
+  // docs that may match, and confirm() says whether the current one does;
+  // an AND confirms last, once every other child holds the doc. Returns
+  // false (and stays exact) where the cursor has no cheaper approximation.
+  virtual bool approximate() { return false; }
+  virtual bool confirm() { return true; }
   // Appends the global ids (segment base + doc) of the matches from doc()
   // on, consuming the cursor.
   virtual void collect_remaining(std::vector<DocId>& out, DocId base) {
@@ -75,6 +87,7 @@ class EmptyCursor final : public DocCursor {
   DocId advance(DocId) override { return kNoMoreDocs; }
   uint64_t cost() const override { return 0; }
   uint64_t count_remaining() override { return 0; }
+  float max_score() override { return 0; }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "empty", 0); }
 };
 

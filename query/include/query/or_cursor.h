@@ -49,6 +49,11 @@ class OrCursor final : public DocCursor {
     return w;
   }
   float score() override { return score_from(0); }
+  float max_score() override {
+    float s = 0;
+    for (const auto& c : children_) s += c->max_score();
+    return s;
+  }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     bool found = false;  // every child is probed, so each stays in step

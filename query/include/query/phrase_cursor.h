@@ -69,11 +69,19 @@ class PhraseCursor final : public DocCursor {
     return 2 * w;  // positions cost about as much again as the doc ids
   }
   float score() override { return weight_ ? weight_->score(freq_, segment_->field_length(field_, doc_)) : 0; }
+  // A doc holds the phrase at most as often as its rarest-occurring token.
+  float max_score() override {
+    if (!weight_) return 0;
+    uint32_t tf = UINT32_MAX;
+    for (const auto& c : approx_) tf = std::min(tf, c.max_freq());
+    return weight_->score(tf, std::max(1u, segment_->shortest_field_length(field_)));
+  }
   // Positions are read only when every token's postings hold target. The
   // lead never passes a match it was not asked about (see find()), so a
   // lead beyond target means target lacks the lead token.
   bool contains(DocId target) override {
-    if (target <= doc_) return target == doc_;
+    if (target < doc_) return false;
+    if (target == doc_) return confirm();
     for (uint32_t i : order_) {
       PostingsCursor& c = approx_[i];
       DocId d = c.doc();
@@ -82,16 +90,33 @@ class PhraseCursor final : public DocCursor {
     }
     return occurrences(target, false) > 0;
   }
-  void explain(std::string& out, int depth) const override { explain_line(out, depth, "phrase " + label_, cost()); }
+  // From now on stop on docs holding every token; confirm() reads positions.
+  bool approximate() override {
+    approximate_ = true;
+    checked_ = doc_;  // found exactly so far
+    return true;
+  }
+  bool confirm() override {
+    if (checked_ != doc_) {
+      checked_ = doc_;
+      freq_ = doc_ == kNoMoreDocs ? 0 : occurrences(doc_, weight_ != nullptr);
+    }
+    return freq_ > 0;
+  }
+  void explain(std::string& out, int depth) const override {
+    explain_line(out, depth, (approximate_ ? "phrase(two-phase) " : "phrase ") + label_, cost());
+  }
 
  private:
-  // The first doc >= the lead's doc candidate holding an occurrence.
+  // The first doc >= the lead's doc candidate holding an occurrence (or
+  // every token, when approximate).
   DocId find(DocId candidate) {
     for (;;) {
       candidate = align(candidate);
       if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
+      if (approximate_) return doc_ = candidate;
       freq_ = occurrences(candidate, weight_ != nullptr);
-      if (freq_ > 0) return doc_ = candidate;
+      if (freq_ > 0) return checked_ = doc_ = candidate;
       candidate = approx_[order_[0]].next();
     }
   }
@@ -169,7 +194,9 @@ class PhraseCursor final : public DocCursor {
   std::string label_;
   std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
   std::vector<size_t> index_;
-  uint32_t freq_ = 0;
+  uint32_t freq_ = 0;    // occurrences in checked_
+  DocId checked_ = kNoMoreDocs;  // the doc freq_ is of
+  bool approximate_ = false;
 };
 
 }  // namespace fts

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "index/reader/index_reader.h"
 #include "query/bm25.h"
@@ -56,5 +57,10 @@ struct PlanOptions {
 
 std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
                                         const PlanOptions& options);
+// With scores: the clauses of a top-level OR, each planned on its own (one
+// clause, the whole plan, for any other root), for collectors that drive
+// the clauses themselves (query/max_score.h).
+std::vector<std::unique_ptr<DocCursor>> plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment,
+                                                             const PlanOptions& options);
 
 }  // namespace fts

@@ -12,6 +12,7 @@
 
 #include "fts/index.h"  // CacheStats
 #include "index/reader/index_reader.h"
+#include "query/interrupt.h"
 #include "query/query_node.h"
 
 namespace fts {
@@ -21,15 +22,23 @@ struct ScoredDoc {
   float score = 0;
 };
 
+inline constexpr uint64_t kExactHitCount = UINT64_MAX;
+
 struct SearchRequest {
   size_t limit = 10;
   size_t offset = 0;
   enum class Order { kScore, kDocId } order = Order::kScore;
+  Interrupt* interrupt = nullptr;  // time budget and cancellation; null: none
+  // Matches counted exactly before ranking may skip docs that cannot make
+  // the top (Lucene's totalHitsThreshold); beyond it total_hits is a lower
+  // bound. kExactHitCount: always exact.
+  uint64_t total_hits_threshold = kExactHitCount;
 };
 
 struct SearchResponse {
   uint64_t total_hits = 0;
-  std::vector<ScoredDoc> hits;  // at most limit, after offset
+  bool total_hits_exact = true;  // false: total_hits is a lower bound
+  std::vector<ScoredDoc> hits;   // at most limit, after offset
 };
 
 struct SearcherOptions {
@@ -42,16 +51,13 @@ class Searcher {
  public:
   explicit Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes = 64u << 20);
   Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options);
-  // Over a newer snapshot of previous's index, sharing its filter cache:
-  // entries of the segments both snapshots hold stay useful.
-  Searcher(std::shared_ptr<const IndexReader> index, const Searcher& previous);
   ~Searcher();
 
   // query may be null (a query that analyzed to nothing): no hits.
   SearchResponse search(const QueryNode* query, const SearchRequest& request) const;
-  uint64_t count(const QueryNode* query) const;
+  uint64_t count(const QueryNode* query, Interrupt* interrupt = nullptr) const;
   // All matching global doc ids, ascending.
-  void matching_docs(const QueryNode* query, std::vector<DocId>& out) const;
+  void matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt = nullptr) const;
   // The plan: one line per cursor with its cost and cache use.
   std::string explain(const QueryNode* query) const;
   CacheStats cache_stats() const;

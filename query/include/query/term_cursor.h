@@ -2,6 +2,7 @@
 // the field length comes from the segment's norms.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,11 @@ class TermCursor final : public DocCursor {
   float score() override {
     if (!weight_) return 0;
     return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
+  }
+  // The best freq at the shortest length of the segment.
+  float max_score() override {
+    if (!weight_) return 0;
+    return weight_->score(postings_.max_freq(), std::max(1u, segment_->shortest_field_length(field_)));
   }
   uint64_t count_remaining() override {
     if (untouched_) {

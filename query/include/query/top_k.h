@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "query/searcher.h"
@@ -32,6 +33,12 @@ class TopK {
       std::push_heap(heap_.begin(), heap_.end(), better);
     }
   }
+
+  bool full() const { return heap_.size() >= k_; }
+  // The score a new hit must beat to be kept (hits come in ascending doc
+  // order, so an equal score loses the tie): the worst kept score once
+  // full, -infinity before.
+  float threshold() const { return full() && k_ > 0 ? heap_.front().score : -std::numeric_limits<float>::infinity(); }
 
   // The kept hits, best first; leaves the collector empty.
   std::vector<ScoredDoc> take_sorted() {

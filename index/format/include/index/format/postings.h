@@ -83,6 +83,10 @@ class PostingsCursor {
   // Positions of the current doc, ascending, into out (cleared first).
   void positions(std::vector<uint32_t>& out);
 
+  // At least the largest freq of any doc of the term (top-k pruning): from
+  // the skip header and the tail, without reading the full blocks.
+  uint32_t max_freq() const;
+
   // Block-max data for top-k pruning: the current block's last doc id and
   // max freq.
   // Defined once next() or advance() has been called.

@@ -1,0 +1,36 @@
+// The best k hits of a disjunction without scoring every match: MaxScore
+// (Turtle and Flood, 1995; as Lucene and PISA use it). The clauses are
+// ordered by their score bounds (DocCursor::max_score()); the prefix whose
+// bounds add up to no more than the current k-th best score is
+// "non-essential": a doc that only they hold cannot make the top k, so their
+// docs are never candidates. Candidates come from the essential clauses;
+// the non-essential ones are only advanced to a candidate, best bound first,
+// and a candidate is dropped as soon as its score so far plus the bounds not
+// yet added cannot beat the k-th. The hits kept are those of scoring every
+// match (ties go to the lower doc id, which comes first).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "query/doc_cursor.h"
+#include "query/interrupt.h"
+#include "query/top_k.h"
+
+namespace fts {
+
+struct HitCount {
+  uint64_t hits = 0;   // matches seen
+  bool exact = true;   // false once pruning may have skipped a match
+};
+
+// Collects the matches of the OR of clauses (one segment's cursors, each
+// positioned on its first doc) into top, with global ids base + doc.
+// Pruning starts once count.hits reaches count_exactly (the total-hits
+// threshold; UINT64_MAX: never prune); count carries across segments.
+// interrupt ticks once per candidate (time budget, cancellation).
+void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocId base, TopK& top,
+                       uint64_t count_exactly, HitCount& count, Interrupt& interrupt);
+
+}  // namespace fts
