@@ -122,6 +122,16 @@ std::optional<ApiResponse> read_params(const Target& target, std::initializer_li
   return std::nullopt;
 }
 
+// The engine stops a search past its budget (whole milliseconds, at least
+// one); a shorter budget is also checked when the search returns.
+std::chrono::milliseconds engine_budget(double ms) {
+  return std::chrono::milliseconds(std::max<int64_t>(1, static_cast<int64_t>(std::ceil(ms))));
+}
+
+ApiResponse over_budget(const char* what, double budget_ms) {
+  return Api::error(504, std::string("the ") + what + " took longer than its budget of " + std::to_string(budget_ms) + " ms");
+}
+
 ApiResponse syntax_error(const std::string& q, const QuerySyntaxError& e) {
   return json_response(400, json{{"error", "syntax error at position " + std::to_string(e.position()) + ": " + e.what()},
                                  {"status", 400},
@@ -198,11 +208,15 @@ ApiResponse Api::search(const Params& p) const {
   options.limit = p.limit;
   options.offset = p.offset;
   options.sort = p.sort;
-  Results r = index->search(index->parse(p.q), options);
-  const double took = now_ms() - start;
-  if (took > limits_.time_budget_ms) {
-    return error(504, "the search took longer than its budget of " + std::to_string(limits_.time_budget_ms) + " ms");
+  options.time_budget = engine_budget(limits_.time_budget_ms);
+  Results r;
+  try {
+    r = index->search(index->parse(p.q), options);
+  } catch (const TimeoutError&) {
+    return over_budget("search", limits_.time_budget_ms);
   }
+  const double took = now_ms() - start;
+  if (took > limits_.time_budget_ms) return over_budget("search", limits_.time_budget_ms);
   json hits = json::array();
   for (size_t i = 0; i < r.hits.size(); ++i) {
     const Hit& h = r.hits[i];
@@ -228,11 +242,16 @@ ApiResponse Api::search(const Params& p) const {
 ApiResponse Api::count(const Params& p) const {
   const double start = now_ms();
   std::shared_ptr<const Index> index = index_.current();
-  const uint64_t n = index->count(index->parse(p.q));
-  const double took = now_ms() - start;
-  if (took > limits_.time_budget_ms) {
-    return error(504, "the count took longer than its budget of " + std::to_string(limits_.time_budget_ms) + " ms");
+  SearchOptions options;
+  options.time_budget = engine_budget(limits_.time_budget_ms);
+  uint64_t n = 0;
+  try {
+    n = index->count(index->parse(p.q), options);
+  } catch (const TimeoutError&) {
+    return over_budget("count", limits_.time_budget_ms);
   }
+  const double took = now_ms() - start;
+  if (took > limits_.time_budget_ms) return over_budget("count", limits_.time_budget_ms);
   return json_response(200, json{{"query", p.q}, {"total_hits", n}, {"total_hits_relation", "eq"}, {"took_ms", round3(took)}});
 }
 
