@@ -8,6 +8,7 @@
 #include "analyzer/analyzer.h"
 #include "base/api_boundary.h"
 #include "engine/fts.h"
+#include "index/writer/index_writer.h"
 #include "engine/snippet.h"
 
 namespace fts {
@@ -33,6 +34,8 @@ struct FTS_LOCAL Index::Shared {
 
   Shared(std::string d, std::shared_ptr<const IndexReader> r, size_t cache_bytes)
       : dir(std::move(d)), reader(r), searcher(std::move(r), cache_bytes) {}
+  Shared(std::string d, std::shared_ptr<const IndexReader> r, const Searcher& previous)
+      : dir(std::move(d)), reader(r), searcher(std::move(r), previous) {}
 
   std::unique_ptr<Analyzer> borrow() {
     std::lock_guard lk(mu);
@@ -69,10 +72,11 @@ struct FTS_LOCAL Index::Shared {
     make_snippet(stored.abstract, root, analyzer, snippet_chars, hit.snippet, hit.highlights);
   }
 
+  // Ids are never reused, so a deleted doc's id names nothing.
   void check_doc(DocId doc) const {
-    if (doc >= reader->doc_count()) {
-      throw ArgumentError("doc id", std::to_string(doc) + " is not in the index (it has " +
-                                        std::to_string(reader->doc_count()) + " docs)");
+    if (!reader->is_live(doc)) {
+      throw ArgumentError("doc id", std::to_string(doc) + " is not a live doc of the index (next id " +
+                                        std::to_string(reader->next_doc_id()) + ")");
     }
   }
 
@@ -158,6 +162,16 @@ Index Index::open(const std::string& dir, size_t cache_bytes) {
   return at_api_boundary(dir, [&] {
     Index index;
     index.shared_ = std::make_shared<Shared>(dir, IndexReader::open(dir), cache_bytes);
+    return index;
+  });
+}
+
+Index Index::reopen() const {
+  return at_api_boundary(shared_->dir, [&] {
+    auto reader = IndexReader::reopen(shared_->reader);
+    if (reader == shared_->reader) return *this;
+    Index index;
+    index.shared_ = std::make_shared<Shared>(shared_->dir, std::move(reader), shared_->searcher);
     return index;
   });
 }
@@ -256,7 +270,7 @@ void Index::load_stored(const Query& query, Hit& hit, size_t snippet_chars) cons
   });
 }
 
-uint32_t Index::doc_count() const { return shared_->reader->doc_count(); }
+uint32_t Index::doc_count() const { return shared_->reader->live_count(); }
 uint64_t Index::generation() const { return shared_->reader->generation(); }
 const std::string& Index::dir() const { return shared_->dir; }
 CacheStats Index::cache_stats() const { return shared_->searcher.cache_stats(); }
@@ -267,6 +281,20 @@ uint64_t add_dump(IndexWriter& writer, const std::string& path, const DumpOption
     Document doc;
     while (reader.next(doc)) writer.add(std::move(doc));
     return reader.docs_skipped();
+  });
+}
+
+// Here, not in index/writer: a query needs the parser and the searcher.
+void IndexWriter::delete_by_query(std::string_view query) {
+  Analyzer analyzer(IndexWriterAccess::stopwords(*this));
+  std::shared_ptr<const QueryNode> root = parse_query(query, analyzer);
+  if (!root) return;  // analyzed to nothing: matches nothing
+  IndexWriterAccess::delete_matching(*this, [root](const IndexReader& snapshot) {
+    std::vector<DocId> docs;
+    // A snapshot of a commit being built: owned by the writer, not shared.
+    std::shared_ptr<const IndexReader> borrowed(&snapshot, [](const IndexReader*) {});
+    Searcher(borrowed, 0).matching_docs(root.get(), docs);
+    return docs;
   });
 }
 

@@ -36,6 +36,7 @@ std::vector<IndexFile>& files() {
       fts::IndexWriterOptions options;
       options.merge = false;
       options.max_segment_docs = 25;
+      options.mode = fts::IndexWriterOptions::Mode::kReplace;  // the scratch directory may hold an earlier run's index
       fts::IndexWriter writer(dir.string(), options);
       fts::DumpReader reader(FTS_SOURCE_DIR "/data/sample.xml", {});
       fts::Document doc;

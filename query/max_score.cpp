@@ -5,7 +5,7 @@
 
 namespace fts {
 
-void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocId base, TopK& top,
+void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, const IndexReader::Segment& segment, TopK& top,
                        uint64_t count_exactly, HitCount& count, Interrupt& interrupt) {
   struct Clause {
     DocCursor* cursor;
@@ -56,7 +56,7 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocId b
       if (c->doc() < d) c->advance(d);
       if (c->doc() == d) score += c->score();
     }
-    if (!dropped) top.push(score, base + d);
+    if (!dropped) top.push(score, segment.global(d));
     interrupt.tick();
     for (size_t i = essential; i < n; ++i) {
       DocCursor* c = cs[i].cursor;

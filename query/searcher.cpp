@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "query/filter_cache.h"
+#include "query/live_docs_cursor.h"
 #include "query/max_score.h"
 #include "query/planner.h"
 #include "query/top_k.h"
@@ -11,14 +12,17 @@
 namespace fts {
 
 struct Searcher::Impl {
-  std::unique_ptr<FilterCache> cache;  // null when disabled
+  std::shared_ptr<FilterCache> cache;  // null when disabled
 
-  PlanOptions plan_options(const IndexReader& index, bool scoring, bool dry_run = false) const {
+  PlanOptions plan_options(const IndexReader&, bool scoring, bool dry_run = false) const {
     PlanOptions o;
     o.scoring = scoring;
     o.cache = cache.get();
     o.dry_run = dry_run;
-    o.generation = index.generation();
+    // Segments never change and cached bitmaps are of subqueries below the
+    // live-docs filter, so an entry stays right for its segment (named in
+    // the key) through every commit: one generation for all.
+    o.generation = 0;
     return o;
   }
 };
@@ -28,7 +32,12 @@ Searcher::Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes)
 
 Searcher::Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options)
     : index_(std::move(index)), impl_(std::make_unique<Impl>()) {
-  if (options.cache_bytes > 0) impl_->cache = std::make_unique<FilterCache>(options.cache_bytes, options.cache_min_work);
+  if (options.cache_bytes > 0) impl_->cache = std::make_shared<FilterCache>(options.cache_bytes, options.cache_min_work);
+}
+
+Searcher::Searcher(std::shared_ptr<const IndexReader> index, const Searcher& previous)
+    : index_(std::move(index)), impl_(std::make_unique<Impl>()) {
+  impl_->cache = previous.impl_->cache;
 }
 
 Searcher::~Searcher() = default;
@@ -67,6 +76,14 @@ uint64_t count_rest(DocCursor& cursor, Interrupt* interrupt) {
   return n;
 }
 
+// The matches of query in one segment, its deleted docs left out.
+std::unique_ptr<DocCursor> plan_live(const PreparedQuery& query, const IndexReader::Segment& segment,
+                                     const PlanOptions& options) {
+  auto cursor = plan_segment(query, *segment.reader, options);
+  if (!segment.live) return cursor;
+  return std::make_unique<LiveDocsCursor>(std::move(cursor), *segment.live);
+}
+
 }  // namespace
 
 SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& request) const {
@@ -100,16 +117,19 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
       for (const auto& segment : index_->segments()) {
         auto clauses = plan_segment_clauses(prepared, *segment.reader, options);
-        collect_max_score(clauses, segment.base, top, count_exactly, count, interrupt);
+        if (segment.live) {
+          for (auto& c : clauses) c = std::make_unique<LiveDocsCursor>(std::move(c), *segment.live);
+        }
+        collect_max_score(clauses, segment, top, count_exactly, count, interrupt);
       }
       response.total_hits = separate_count ? this->count(query, request.interrupt) : count.hits;
       response.total_hits_exact = separate_count || count.exact;
     } else {
       for (const auto& segment : index_->segments()) {
-        auto cursor = plan_segment(prepared, *segment.reader, options);
+        auto cursor = plan_live(prepared, segment, options);
         for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
           ++response.total_hits;
-          top.push(cursor->score(), segment.base + d);
+          top.push(cursor->score(), segment.global(d));
           interrupt.tick();
         }
       }
@@ -117,14 +137,14 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     hits = top.take_sorted();
   } else {
     for (const auto& segment : index_->segments()) {
-      auto cursor = plan_segment(prepared, *segment.reader, options);
+      auto cursor = plan_live(prepared, segment, options);
       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
         if (hits.size() == wanted) {
           response.total_hits += count_rest(*cursor, request.interrupt);  // only the count is left to find
           break;
         }
         ++response.total_hits;
-        hits.push_back(ScoredDoc{segment.base + d, cursor->score()});
+        hits.push_back(ScoredDoc{segment.global(d), cursor->score()});
         interrupt.tick();
       }
     }
@@ -144,7 +164,7 @@ uint64_t Searcher::count(const QueryNode* query, Interrupt* interrupt) const {
   const PlanOptions options = impl_->plan_options(*index_, false);
   uint64_t total = 0;
   for (const auto& segment : index_->segments()) {
-    total += count_rest(*plan_segment(prepared, *segment.reader, options), interrupt);
+    total += count_rest(*plan_live(prepared, segment, options), interrupt);
   }
   return total;
 }
@@ -155,14 +175,14 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   for (const auto& segment : index_->segments()) {
-    auto cursor = plan_segment(prepared, *segment.reader, options);
-    if (!interrupt || !interrupt->armed() || cursor->cost() <= kUninterruptedCost) {
+    auto cursor = plan_live(prepared, segment, options);
+    if (!segment.ids && (!interrupt || !interrupt->armed() || cursor->cost() <= kUninterruptedCost)) {
       cursor->collect_remaining(out, segment.base);
       continue;
     }
     for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-      out.push_back(segment.base + d);
-      interrupt->tick();
+      out.push_back(segment.global(d));
+      if (interrupt) interrupt->tick();
     }
   }
 }
@@ -174,8 +194,9 @@ std::string Searcher::explain(const QueryNode* query) const {
   std::string out = "query " + prepared.text(prepared.root()) + "\n";
   for (const auto& segment : index_->segments()) {
     out += "segment " + segment.reader->name() + " base=" + std::to_string(segment.base) +
-           " docs=" + std::to_string(segment.reader->doc_count()) + "\n";
-    plan_segment(prepared, *segment.reader, options)->explain(out, 1);
+           " docs=" + std::to_string(segment.reader->doc_count()) +
+           (segment.live ? " deleted=" + std::to_string(segment.live->deleted_count()) : "") + "\n";
+    plan_live(prepared, segment, options)->explain(out, 1);
   }
   return out;
 }

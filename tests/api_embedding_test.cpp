@@ -231,7 +231,9 @@ TEST_F(Embedding, GenerationGrowsWithEachCommit) {
   fts::Index second = fts::Index::open(dir.str());
   EXPECT_GT(second.generation(), first.generation());
   EXPECT_EQ(first.count("cat"), 1u);  // the open Index keeps its snapshot
-  EXPECT_EQ(second.count("cat"), 0u);
+  EXPECT_EQ(first.count("dog"), 0u);
+  EXPECT_EQ(second.count("cat"), 1u);  // a writer on an existing index appends
+  EXPECT_EQ(second.count("dog"), 1u);
 }
 
 }  // namespace

@@ -8,6 +8,10 @@
 // tf = its occurrences), summed up through AND and through the matching
 // children of an OR; a NOT scores 0 except NOT(NOT x), which is x; a
 // clause's weight (1 from the parser) multiplies its score.
+//
+// Deletes (index/FORMAT.md, "Scoring with deletes"): only live docs match;
+// the statistics (N, df, average lengths) count every doc still in a
+// segment, deleted or not, until a merge purges it.
 #pragma once
 
 #include <algorithm>
@@ -27,6 +31,8 @@ namespace fts::test {
 
 struct BruteDoc {
   std::vector<std::string> title, abstract;
+  bool live = true;     // may match
+  bool counted = true;  // in the statistics: still in a segment
 };
 
 class BruteForce {
@@ -90,6 +96,7 @@ class BruteForce {
         for (const auto& t : node.terms) idf += std::log(1.0 + (n() - df(node.field, t) + 0.5) / (df(node.field, t) + 0.5));
         const double avg = average_length(node.field);
         for (DocId d = 0; d < n_docs; ++d) {
+          if (!docs_[d].live) continue;
           uint32_t tf = occurrences(node, d);
           if (tf == 0) continue;
           out.match[d] = true;
@@ -127,7 +134,7 @@ class BruteForce {
           break;
         }
         Result r = evaluate(c);
-        for (DocId d = 0; d < n_docs; ++d) out.match[d] = !r.match[d];
+        for (DocId d = 0; d < n_docs; ++d) out.match[d] = !r.match[d] && docs_[d].live;
         break;
       }
     }
@@ -150,14 +157,18 @@ class BruteForce {
     return count_in(doc.title, leaf.terms) + count_in(doc.abstract, leaf.terms);
   }
 
-  double n() const { return static_cast<double>(docs_.size()); }
+  double n() const {
+    double n = 0;
+    for (const auto& d : docs_) n += d.counted;
+    return n;
+  }
 
   double df(Field field, const std::string& term) const {
     QueryNode leaf;
     leaf.field = field;
     leaf.terms = {term};
     double df = 0;
-    for (DocId d = 0; d < docs_.size(); ++d) df += occurrences(leaf, d) > 0;
+    for (DocId d = 0; d < docs_.size(); ++d) df += docs_[d].counted && occurrences(leaf, d) > 0;
     return df;
   }
 
@@ -176,7 +187,7 @@ class BruteForce {
 
   double average_length(Field field) const {
     double total = 0;
-    for (DocId d = 0; d < docs_.size(); ++d) total += length(field, d);
+    for (DocId d = 0; d < docs_.size(); ++d) total += docs_[d].counted ? length(field, d) : 0;
     return docs_.empty() || total == 0 ? 1.0 : total / n();
   }
 

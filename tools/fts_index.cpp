@@ -1,5 +1,8 @@
-// fts-index: build, inspect, verify an index; print analyzed tokens.
+// fts-index: build, change, inspect, verify an index; print analyzed tokens.
 //   fts-index build --index DIR [--ram-mb N] [--no-merge] [--stopwords FILE|none] [--strict] DUMP...
+//   fts-index add|update --index DIR [--ram-mb N] [--no-merge] [--strict] DUMP...
+//   fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)
+//   fts-index merge --index DIR [--max-segments N]
 //   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
 #include <csignal>
 #include <filesystem>
@@ -26,6 +29,10 @@ constexpr const char* kTool = "fts-index";
 
 const char* kUsage =
     "usage: fts-index build --index DIR [options] DUMP...   (DUMP: .xml, .xml.gz or - for stdin)\n"
+    "       fts-index add --index DIR [options] DUMP...     (appends the docs)\n"
+    "       fts-index update --index DIR [options] DUMP...  (replaces the docs with the same url)\n"
+    "       fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)\n"
+    "       fts-index merge --index DIR [--max-segments N]\n"
     "       fts-index info DIR\n"
     "       fts-index check DIR\n"
     "       fts-index analyze [--stopwords FILE|none] [TEXT]   (no TEXT: each stdin line)\n";
@@ -69,15 +76,23 @@ class Progress {
   double start_, last_ = 0;
 };
 
-int build(const std::vector<std::string>& args) {
+// build (a new index replacing what DIR held), add (appended docs) and
+// update (docs replacing those with their url) read dumps alike.
+enum class Ingest { kBuild, kAdd, kUpdate };
+
+int ingest(const std::vector<std::string>& args, Ingest how) {
   po::options_description named("build options");
   named.add_options()("index", po::value<std::string>()->required(), "index directory")(
       "ram-mb", po::value<size_t>()->default_value(512), "memory budget of the inverter in MB (at least 16)")(
       "no-merge", "keep the flushed segments instead of merging them")(
-      "stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
+      "max-segment-docs", po::value<uint32_t>()->default_value(0), "also flush a segment after this many docs")(
       "strict", "a malformed <doc> is an error instead of a skipped doc")(
       "threads", po::value<unsigned>()->default_value(2), "1: analyze and invert on one thread")(
       "dumps", po::value<std::vector<std::string>>()->required(), "dump files");
+  // An index keeps the stopwords it was built with.
+  if (how == Ingest::kBuild) {
+    named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default");
+  }
   po::positional_options_description positional;
   positional.add("dumps", -1);
   auto vm = parse(args, named, positional);
@@ -86,10 +101,17 @@ int build(const std::vector<std::string>& args) {
   options.ram_mb = vm["ram-mb"].as<size_t>();
   options.merge = !vm.count("no-merge");
   options.threads = vm["threads"].as<unsigned>();
-  try {
-    options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
-  } catch (const std::exception& e) {
-    throw UsageError(e.what());
+  options.max_segment_docs = vm["max-segment-docs"].as<uint32_t>();
+  options.mode = how == Ingest::kBuild ? IndexWriterOptions::Mode::kReplace : IndexWriterOptions::Mode::kAppend;
+  if (how == Ingest::kBuild) {
+    try {
+      options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
+    } catch (const std::exception& e) {
+      throw UsageError(e.what());
+    }
+  } else if (!manifest_exists(vm["index"].as<std::string>())) {
+    throw IndexError(vm["index"].as<std::string>(), std::string("not an fts index (no ") + kManifestName +
+                     "); fts-index build makes one");
   }
   if (options.ram_mb == 0) throw UsageError("--ram-mb must be positive");
 
@@ -105,7 +127,11 @@ int build(const std::vector<std::string>& args) {
     DumpReader reader(path, reader_options);
     Document doc;
     while (reader.next(doc)) {
-      writer.add(std::move(doc));
+      if (how == Ingest::kUpdate) {
+        writer.update(std::move(doc));
+      } else {
+        writer.add(std::move(doc));
+      }
       if ((writer.docs_added() & 1023) == 0) {
         progress.update(writer.docs_added(), reader.input_bytes_read(), reader.input_size());
       }
@@ -115,9 +141,56 @@ int build(const std::vector<std::string>& args) {
   }
   progress.done();
   BuildStats stats = writer.commit();
-  fmt::print(stderr, "{}: {} docs, {} skipped, {} terms, {} segment(s), {} bytes, {:.2f} s, peak memory {:.0f} MB\n",
-             kTool, stats.docs, skipped, stats.terms, stats.segments, stats.index_bytes, cli::now_seconds() - start,
-             cli::peak_rss_mb());
+  std::string changes;
+  if (how != Ingest::kBuild) changes = fmt::format("{} added, {} deleted, ", stats.added, stats.deleted);
+  fmt::print(stderr,
+             "{}: {}{} docs, {} skipped, {} terms, {} segment(s), {} bytes, {:.2f} s, peak memory {:.0f} MB\n", kTool,
+             changes, stats.docs, skipped, stats.terms, stats.segments, stats.index_bytes,
+             cli::now_seconds() - start, cli::peak_rss_mb());
+  return cli::kOk;
+}
+
+int remove(const std::vector<std::string>& args) {
+  po::options_description named("delete options");
+  named.add_options()("index", po::value<std::string>()->required(), "index directory")(
+      "id", po::value<std::vector<DocId>>()->multitoken(), "doc ids")(
+      "url", po::value<std::vector<std::string>>()->multitoken(), "urls (every doc with one)")(
+      "query", po::value<std::string>(), "a query (every doc it matches)")(
+      "no-merge", "leave the segments as they are (no merge policy)");
+  auto vm = parse(args, named, {});
+  const int given = int(vm.count("id") > 0) + int(vm.count("url") > 0) + int(vm.count("query") > 0);
+  if (given != 1) throw UsageError("delete takes one of --id, --url or --query");
+  const std::string dir = vm["index"].as<std::string>();
+  if (!manifest_exists(dir)) throw IndexError(dir, "not an fts index (no " + std::string(kManifestName) + ")");
+  IndexWriterOptions options;
+  options.merge = !vm.count("no-merge");
+  IndexWriter writer(dir, options);
+  if (vm.count("id")) {
+    for (DocId id : vm["id"].as<std::vector<DocId>>()) writer.delete_doc(id);
+  } else if (vm.count("url")) {
+    for (const auto& url : vm["url"].as<std::vector<std::string>>()) writer.delete_url(url);
+  } else {
+    writer.delete_by_query(vm["query"].as<std::string>());
+  }
+  BuildStats stats = writer.commit();
+  fmt::print(stderr, "{}: {} deleted, {} docs, {} segment(s)\n", kTool, stats.deleted, stats.docs, stats.segments);
+  return cli::kOk;
+}
+
+int merge(const std::vector<std::string>& args) {
+  po::options_description named("merge options");
+  named.add_options()("index", po::value<std::string>()->required(), "index directory")(
+      "max-segments", po::value<size_t>()->default_value(1), "merge down to at most this many segments");
+  auto vm = parse(args, named, {});
+  const std::string dir = vm["index"].as<std::string>();
+  if (vm["max-segments"].as<size_t>() == 0) throw UsageError("--max-segments must be positive");
+  if (!manifest_exists(dir)) throw IndexError(dir, "not an fts index (no " + std::string(kManifestName) + ")");
+  double start = cli::now_seconds();
+  IndexWriter writer(dir);
+  writer.force_merge(vm["max-segments"].as<size_t>());
+  BuildStats stats = writer.commit();
+  fmt::print(stderr, "{}: {} docs, {} segment(s), {} bytes, {:.2f} s\n", kTool, stats.docs, stats.segments,
+             stats.index_bytes, cli::now_seconds() - start);
   return cli::kOk;
 }
 
@@ -134,13 +207,21 @@ int info(const std::vector<std::string>& args) {
       ++terms;
       postings += info.doc_freq;
     });
-    for (const char* ext : kSegmentExtensions) {
-      bytes[ext] += std::filesystem::file_size(segment_file(dir, seg.reader->name().substr(dir.size() + 1), ext));
+    const std::string name = seg.reader->name().substr(dir.size() + 1);
+    for (const char* ext : kSegmentExtensions) bytes[ext] += std::filesystem::file_size(segment_file(dir, name, ext));
+    if (!seg.reader->bloom().empty()) {
+      bytes[kBloomExtension] += std::filesystem::file_size(segment_file(dir, name, kBloomExtension));
     }
   }
   fmt::print("index:            {}\n", dir);
-  fmt::print("docs:             {}\n", reader->doc_count());
+  fmt::print("docs:             {}\n", reader->live_count());
+  fmt::print("deleted docs:     {} (purged by merges)\n", reader->doc_count() - reader->live_count());
+  fmt::print("next doc id:      {}\n", reader->next_doc_id());
   fmt::print("segments:         {}\n", reader->segments().size());
+  for (const auto& seg : reader->segments()) {
+    fmt::print("  {:<20} ids {}..{}  live {}  deleted {}\n", seg.reader->name().substr(dir.size() + 1), seg.base,
+               seg.last(), seg.live_count(), seg.reader->doc_count() - seg.live_count());
+  }
   fmt::print("terms:            {}{}\n", terms, reader->segments().size() > 1 ? " (summed over segments)" : "");
   fmt::print("dictionary keys:  {} (term x field)\n", keys);
   fmt::print("postings:         {} (doc, term) pairs\n", postings);
@@ -153,7 +234,8 @@ int info(const std::vector<std::string>& args) {
                                                        {"pos", "positions"},
                                                        {"dict", "term dictionary"},
                                                        {"docs", "doc store"},
-                                                       {"norms", "field lengths"}};
+                                                       {"norms", "field lengths"},
+                                                       {"bloom", "Bloom filters of the dictionary keys"}};
   uint64_t total = 0;
   for (const auto& [ext, what] : kinds) {
     fmt::print("bytes {:<6}      {:>12}  {}\n", ext, bytes[ext], what);
@@ -169,8 +251,8 @@ int check(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError("check takes one index directory");
   auto reader = IndexReader::open(args[0]);
   reader->check();
-  fmt::print("{}: ok, {} docs in {} segment(s), every checksum and invariant verified\n", args[0],
-             reader->doc_count(), reader->segments().size());
+  fmt::print("{}: ok, {} docs ({} deleted) in {} segment(s), every checksum and invariant verified\n", args[0],
+             reader->live_count(), reader->doc_count() - reader->live_count(), reader->segments().size());
   return cli::kOk;
 }
 
@@ -221,7 +303,11 @@ int main(int argc, char** argv) {
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   try {
-    if (command == "build") return build(args);
+    if (command == "build") return ingest(args, Ingest::kBuild);
+    if (command == "add") return ingest(args, Ingest::kAdd);
+    if (command == "update") return ingest(args, Ingest::kUpdate);
+    if (command == "delete") return remove(args);
+    if (command == "merge") return merge(args);
     if (command == "info") return info(args);
     if (command == "check") return check(args);
     if (command == "analyze") return analyze(args);

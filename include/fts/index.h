@@ -112,6 +112,11 @@ class FTS_API Index {
  public:
   // Throws IndexError (missing, damaged, wrong version).
   static Index open(const std::string& dir, size_t cache_bytes = 64u << 20);
+  // The index as its last commit left it. Cheap: segments and live docs that
+  // did not change keep their mappings and filter-cache entries; nothing is
+  // read when nothing was committed. This Index keeps answering from its
+  // own snapshot, whatever commits replace on disk.
+  Index reopen() const;
   ~Index();
   Index(const Index&);
   Index& operator=(const Index&);
@@ -137,7 +142,7 @@ class FTS_API Index {
   // found it.
   void load_stored(const Query& query, Hit& hit, size_t snippet_chars = 200) const;
 
-  uint32_t doc_count() const;
+  uint32_t doc_count() const;  // live docs
   // Commit generation of the index this Index opened (grows with each commit).
   uint64_t generation() const;
   const std::string& dir() const;

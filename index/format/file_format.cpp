@@ -49,6 +49,9 @@ const char* file_kind_name(FileKind kind) {
     case FileKind::kTermDict: return "term dictionary";
     case FileKind::kDocStore: return "doc store";
     case FileKind::kNorms: return "norms";
+    case FileKind::kLiveDocs: return "live docs";
+    case FileKind::kDocIds: return "doc ids";
+    case FileKind::kBloom: return "Bloom filter";
   }
   return "unknown";
 }

@@ -7,6 +7,11 @@
 
 namespace fts {
 
+namespace {
+// Marks the doc-id section after the segment list ("IDS1").
+constexpr uint32_t kManifestIdsTag = 0x31534449;
+}  // namespace
+
 std::string manifest_path(const std::string& dir) { return dir + "/" + kManifestName; }
 
 bool manifest_exists(const std::string& dir) {
@@ -43,9 +48,41 @@ Manifest read_manifest(const std::string& dir) {
     if (!r.get_varint(len) || !r.get_bytes(len, name) || !r.get_u32(seg.doc_count)) fail("segment entry truncated");
     if (name.empty() || name.find('/') != std::string_view::npos) fail("bad segment name");
     seg.name = name;
+    seg.has_bloom = false;  // unless the doc-id section says so
     m.segments.push_back(std::move(seg));
   }
-  if (r.remaining() != 0) fail("trailing bytes after the segment list");
+  // Without the extension (an index of before deletes): every doc live, ids
+  // consecutive from 0 in segment order.
+  uint64_t next = 0;
+  for (auto& seg : m.segments) {
+    seg.base = static_cast<DocId>(next);
+    next += seg.doc_count;
+  }
+  m.next_doc_id = static_cast<DocId>(next);
+  if (r.remaining() != 0) {
+    uint32_t tag = 0;
+    if (!r.get_u32(tag) || tag != kManifestIdsTag) fail("unknown data after the segment list");
+    if (!r.get_u32(m.next_doc_id)) fail("next doc id truncated");
+    uint64_t end = 0;
+    for (auto& seg : m.segments) {
+      uint8_t flags = 0;
+      std::string_view flag_byte;
+      if (!r.get_u32(seg.base) || !r.get_bytes(1, flag_byte) || !r.get_varint(seg.live_generation) ||
+          !r.get_u32(seg.deleted)) {
+        fail("segment ids entry truncated");
+      }
+      flags = static_cast<uint8_t>(flag_byte[0]);
+      if (flags > 3) fail("unknown segment flags");
+      seg.has_id_map = flags & 1;
+      seg.has_bloom = flags & 2;
+      if (seg.base < end) fail("segments overlap or are out of id order");
+      if (seg.deleted > seg.doc_count) fail("more deleted docs than docs in a segment");
+      if ((seg.live_generation == 0) != (seg.deleted == 0)) fail("deleted docs without a live-docs file");
+      end = uint64_t(seg.base) + seg.doc_count;
+      if (!seg.has_id_map && end > m.next_doc_id) fail("segment ids beyond the next doc id");
+    }
+    if (r.remaining() != 0) fail("trailing bytes after the segment ids");
+  }
   return m;
 }
 
@@ -62,6 +99,14 @@ void write_manifest(const std::string& dir, const Manifest& m) {
     put_varint(buf, s.name.size());
     buf += s.name;
     put_u32(buf, s.doc_count);
+  }
+  put_u32(buf, kManifestIdsTag);
+  put_u32(buf, m.next_doc_id);
+  for (const auto& s : m.segments) {
+    put_u32(buf, s.base);
+    buf.push_back(static_cast<char>((s.has_id_map ? 1 : 0) | (s.has_bloom ? 2 : 0)));
+    put_varint(buf, s.live_generation);
+    put_u32(buf, s.deleted);
   }
   FileWriter out(manifest_path(dir), FileKind::kManifest);
   out.write(buf.data(), buf.size());

@@ -1,47 +1,111 @@
 #include "index/reader/index_reader.h"
 
-#include "index/format/manifest.h"
+#include <algorithm>
+
+#include "index/format/segment_files.h"
 
 namespace fts {
 
 namespace {
 
-std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const Manifest& m) {
+// previous: a snapshot whose unchanged segments and live docs are reused.
+std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const Manifest& m,
+                                                 const IndexReader* previous) {
   std::vector<IndexReader::Segment> segments;
-  DocId base = 0;
+  uint64_t end = 0;
   for (const auto& info : m.segments) {
-    auto reader = SegmentReader::open(dir, info.name);
-    if (reader->doc_count() != info.doc_count) {
-      throw IndexError(dir + "/" + info.name + ".norms", "holds " + std::to_string(reader->doc_count()) +
+    IndexReader::Segment seg;
+    const IndexReader::Segment* old = nullptr;
+    if (previous) {
+      for (const auto& p : previous->segments()) {
+        if (p.reader->name() == dir + "/" + info.name) old = &p;
+      }
+    }
+    if (old) {
+      seg.reader = old->reader;
+      seg.ids = old->ids;
+    } else {
+      seg.reader = SegmentReader::open(dir, info.name, info.has_bloom);
+    }
+    if (seg.reader->doc_count() != info.doc_count || info.doc_count == 0) {
+      throw IndexError(dir + "/" + info.name + ".norms", "holds " + std::to_string(seg.reader->doc_count()) +
                        " docs, the manifest says " + std::to_string(info.doc_count));
     }
-    if (uint64_t(base) + info.doc_count >= kNoMoreDocs) throw IndexError(dir, "too many documents");
-    segments.push_back(IndexReader::Segment{std::move(reader), base});
-    base += info.doc_count;
+    seg.base = info.base;
+    if (info.has_id_map && !seg.ids) {
+      seg.ids = std::make_shared<DocIdMap>(segment_file(dir, info.name, "ids"), info.doc_count);
+      if (seg.ids->first() != info.base) {
+        throw IndexError(segment_file(dir, info.name, "ids"), "first id " + std::to_string(seg.ids->first()) +
+                         ", the manifest says " + std::to_string(info.base));
+      }
+    }
+    seg.live_generation = info.live_generation;
+    if (info.live_generation != 0) {
+      if (old && old->live_generation == info.live_generation) {
+        seg.live = old->live;
+      } else {
+        seg.live = std::make_shared<LiveDocs>(
+            LiveDocs::read(live_docs_file(dir, info.name, info.live_generation), info.doc_count));
+      }
+      if (seg.live->deleted_count() != info.deleted) {
+        throw IndexError(live_docs_file(dir, info.name, info.live_generation),
+                         std::to_string(seg.live->deleted_count()) + " deleted docs, the manifest says " +
+                         std::to_string(info.deleted));
+      }
+    }
+    if (seg.base < end || uint64_t(seg.last()) >= m.next_doc_id || seg.last() >= kNoMoreDocs) {
+      throw IndexError(dir + "/" + info.name, "doc ids out of order or beyond the next doc id");
+    }
+    end = uint64_t(seg.last()) + 1;
+    segments.push_back(std::move(seg));
   }
-  return std::make_shared<IndexReader>(dir, m.generation, std::move(segments), Stopwords(m.stopwords));
+  return std::make_shared<IndexReader>(dir, m, std::move(segments));
 }
 
-}  // namespace
-
-std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
+std::shared_ptr<const IndexReader> open_retrying(const std::string& dir, const IndexReader* previous) {
   // A commit may land between reading the manifest and mapping its segments,
   // and then removes the files the old manifest named. Mapped files stay
   // valid, but one not yet mapped is gone: read the new manifest and retry.
   for (int attempt = 0;; ++attempt) {
     Manifest m = read_manifest(dir);
+    if (previous && m.generation == previous->generation()) return nullptr;
     try {
-      return open_segments(dir, m);
+      return open_segments(dir, m, previous);
     } catch (const IndexError&) {
       if (attempt >= 20 || read_manifest(dir).generation == m.generation) throw;
     }
   }
 }
 
-IndexReader::IndexReader(std::string dir, uint64_t generation, std::vector<Segment> segments, Stopwords stopwords)
-    : dir_(std::move(dir)), generation_(generation), segments_(std::move(segments)), stopwords_(std::move(stopwords)) {
+}  // namespace
+
+std::optional<DocId> IndexReader::Segment::local(DocId global) const {
+  if (ids) return ids->local(global);
+  if (global < base || global - base >= reader->doc_count()) return std::nullopt;
+  return global - base;
+}
+
+std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) { return open_retrying(dir, nullptr); }
+
+std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir, const Manifest& manifest,
+                                                     const IndexReader* reuse) {
+  return open_segments(dir, manifest, reuse);
+}
+
+std::shared_ptr<const IndexReader> IndexReader::reopen(const std::shared_ptr<const IndexReader>& previous) {
+  auto next = open_retrying(previous->dir(), previous.get());
+  return next ? next : previous;
+}
+
+IndexReader::IndexReader(std::string dir, const Manifest& m, std::vector<Segment> segments)
+    : dir_(std::move(dir)),
+      generation_(m.generation),
+      next_doc_id_(m.next_doc_id),
+      segments_(std::move(segments)),
+      stopwords_(m.stopwords) {
   for (const auto& s : segments_) {
     doc_count_ += s.reader->doc_count();
+    live_count_ += s.live_count();
     for (int f = 0; f < 3; ++f) total_length_[f] += s.reader->total_field_length(static_cast<Field>(f));
   }
 }
@@ -58,17 +122,45 @@ double IndexReader::average_field_length(Field field) const {
   return doc_count_ ? double(total_length_[static_cast<int>(field)]) / doc_count_ : 0.0;
 }
 
+std::optional<std::pair<const IndexReader::Segment*, DocId>> IndexReader::find(DocId doc) const {
+  // Segments are in ascending, disjoint id ranges: the first whose last id
+  // is >= doc is the only one that may hold it.
+  auto it = std::lower_bound(segments_.begin(), segments_.end(), doc,
+                             [](const Segment& s, DocId d) { return s.last() < d; });
+  if (it == segments_.end()) return std::nullopt;
+  auto local = it->local(doc);
+  if (!local) return std::nullopt;
+  return std::make_pair(&*it, *local);
+}
+
+bool IndexReader::is_live(DocId doc) const {
+  auto found = find(doc);
+  return found && found->first->is_live(found->second);
+}
+
 StoredDoc IndexReader::stored(DocId doc) const {
-  for (const auto& s : segments_) {
-    if (doc >= s.base && doc - s.base < s.reader->doc_count()) return s.reader->doc_store().get(doc - s.base);
-  }
+  if (auto found = find(doc)) return found->first->reader->doc_store().get(found->second);
   // Ids come from postings: one past the index means they are damaged.
   throw IndexError(dir_, "doc id " + std::to_string(doc) + " is not in the index (damaged postings)");
 }
 
 void IndexReader::check() const {
-  read_manifest(dir_);
-  for (const auto& s : segments_) s.reader->check();
+  Manifest m = read_manifest(dir_);
+  for (const auto& s : segments_) {
+    s.reader->check();
+    if (s.ids) s.ids->verify_checksum();
+  }
+  // Live docs were verified (checksum, range) when read; read them again
+  // from the files, as the manifest names them now.
+  for (const auto& info : m.segments) {
+    if (info.live_generation == 0) continue;
+    LiveDocs live = LiveDocs::read(live_docs_file(dir_, info.name, info.live_generation), info.doc_count);
+    if (live.deleted_count() != info.deleted) {
+      throw IndexError(live_docs_file(dir_, info.name, info.live_generation),
+                       std::to_string(live.deleted_count()) + " deleted docs, the manifest says " +
+                       std::to_string(info.deleted));
+    }
+  }
 }
 
 }  // namespace fts

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "util/bytes.h"
 #include "index/format/segment_files.h"
@@ -10,17 +11,19 @@ namespace fts {
 
 struct SegmentReader::Files {
   MappedFile post, pos, dict, docs, norms;
+  std::optional<MappedFile> bloom;
 };
 
 namespace {
 
 SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
-  return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(), name};
+  return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(),
+                     f.bloom ? f.bloom->payload() : std::span<const uint8_t>(), name};
 }
 
 }  // namespace
 
-std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name) {
+std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name, bool bloom) {
   auto files = std::make_unique<Files>();
   files->post = MappedFile(segment_file(dir, name, "post"), FileKind::kPostings);
   files->pos = MappedFile(segment_file(dir, name, "pos"), FileKind::kPositions);
@@ -29,6 +32,7 @@ std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir,
   files->norms = MappedFile(segment_file(dir, name, "norms"), FileKind::kNorms);
   // The norms are small and read on every scored hit: verify them up front.
   files->norms.verify_checksum();
+  if (bloom) files->bloom.emplace(segment_file(dir, name, kBloomExtension), FileKind::kBloom);
   auto reader = std::make_shared<SegmentReader>(data_of(*files, dir + "/" + name));
   reader->files_ = std::move(files);  // the maps outlive the spans into them
   return reader;
@@ -57,6 +61,7 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data) {
   }
   for (int f = 0; f < 3; ++f) shortest_length_[f] = doc_count_ == 0 ? 0 : shortest[f];
   dict_ = TermDictReader(data.term_dict, data.name + ".dict");
+  if (!data.bloom.empty()) bloom_ = BloomFilter(data.bloom, data.name + ".bloom");
   store_ = DocStoreReader(data.doc_store, data.name + ".docs");
   if (store_.size() != doc_count_) {
     throw_corrupt(data.name + ".docs", 0,
@@ -72,9 +77,13 @@ std::optional<TermInfo> SegmentReader::lookup(Field field, std::string_view term
   if (term.size() + 1 <= sizeof buf) {
     buf[0] = static_cast<char>(field);
     std::memcpy(buf + 1, term.data(), term.size());
-    return dict_.find(std::string_view(buf, term.size() + 1));
+    const std::string_view key(buf, term.size() + 1);
+    if (!bloom_.may_contain(key)) return std::nullopt;  // absent, without touching the dictionary
+    return dict_.find(key);
   }
-  return dict_.find(term_key(field, term));
+  const std::string key = term_key(field, term);
+  if (!bloom_.may_contain(key)) return std::nullopt;
+  return dict_.find(key);
 }
 
 PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
@@ -101,11 +110,13 @@ void SegmentReader::check() const {
     for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs, &files_->norms}) {
       f->verify_checksum();
     }
+    if (files_->bloom) files_->bloom->verify_checksum();
   }
   // Structure: every term's postings decode, doc ids stay in range and
   // ascending, freqs are positive, positions lie inside the field.
   std::vector<uint32_t> positions;
   for (auto it = dict_.begin(); it.valid(); it.next()) {
+    if (!bloom_.may_contain(it.key())) throw_corrupt(data_.name + ".bloom", 0, "a dictionary key is not in the Bloom filter");
     auto field = static_cast<Field>(it.key().empty() ? 255 : uint8_t(it.key()[0]));
     if (field != Field::kAny && field != Field::kTitle && field != Field::kAbstract) {
       throw_corrupt(data_.name + ".dict", 0, "term with unknown field " + std::to_string(int(field)));

@@ -14,12 +14,17 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "analyzer/analyzer.h"
 #include "base/api_boundary.h"
 #include "index/format/file_format.h"
+#include "index/format/doc_id_map.h"
+#include "index/format/live_docs.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
+#include "index/reader/index_reader.h"
 #include "index/writer/segment_writer.h"
 
 namespace fts {
@@ -39,7 +44,10 @@ struct Batch {
   std::vector<Document> docs;
 };
 
-// Holds an exclusive lock on DIR/LOCK so two builds never write one index.
+// Holds an exclusive lock on DIR/LOCK so two writers never write one index.
+// flock() locks belong to the open file: the kernel drops them when the
+// holder dies, so a killed writer never leaves a stale lock; the file
+// only names the holder's pid for the error message.
 class DirLock {
  public:
   explicit DirLock(const std::string& dir) {
@@ -47,8 +55,16 @@ class DirLock {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) throw IoError(path, std::string("cannot open: ") + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      char buf[32] = {};
+      ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
       ::close(fd_);
-      throw LockError(dir, "another process is building this index");
+      long pid = n > 0 ? std::strtol(buf, nullptr, 10) : 0;
+      throw LockError(dir, "index is locked by another writer" +
+                               (pid > 0 ? " (process " + std::to_string(pid) + ")" : std::string()));
+    }
+    std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != ssize_t(pid.size())) {
+      // Only the message of a second writer depends on it.
     }
   }
   ~DirLock() { ::close(fd_); }
@@ -88,16 +104,25 @@ struct FTS_LOCAL IndexWriter::Impl {
   std::string dir;
   IndexWriterOptions options;
   DirLock lock;
-  Manifest previous;
+  // What the next commit builds on: the last commit (or, replacing, an
+  // empty index that keeps counting generations).
+  Manifest base;
   Analyzer analyzer;
-  uint64_t docs_added = 0;
+  DocId next_id = 0;
+  uint64_t docs_added = 0, added_since_commit = 0;
+
+  // Deletes waiting for the commit, each bounded by the ids given before it.
+  std::vector<std::pair<DocId, DocId>> id_deletes;        // (id, bound)
+  std::unordered_map<std::string, DocId> url_deletes;     // url -> bound
+  std::vector<std::pair<IndexWriterAccess::DocSelector, DocId>> selectors;   // (select, bound)
+  size_t forced_max_segments = 0;                         // 0: none
 
   Batch filling;
   // Inverting side (its own thread when options.threads > 1).
   std::unique_ptr<SegmentWriter> segment;
+  DocId segment_base = 0;
   std::vector<SegmentInfo> flushed;
   uint64_t next_segment = 0;
-  uint64_t terms = 0;
 
   std::thread worker;
   std::mutex mu;
@@ -110,15 +135,27 @@ struct FTS_LOCAL IndexWriter::Impl {
       : dir((create_dir(d), std::move(d))),
         options(std::move(o)),
         lock(dir),
-        previous(previous_manifest(dir)),
-        analyzer(options.stopwords) {
-    if (options.threads > 1) worker = std::thread([this] { run_worker(); });
+        base(starting_manifest()),
+        analyzer(Stopwords(base.stopwords)),
+        next_id(base.next_doc_id) {
+    start_worker();
   }
 
   ~Impl() { stop_worker(); }
 
+  Manifest starting_manifest() const {
+    if (options.mode == IndexWriterOptions::Mode::kAppend) {
+      // Appending needs the index as committed: a damaged manifest is an error.
+      if (manifest_exists(dir)) return read_manifest(dir);
+    }
+    Manifest m;
+    m.generation = previous_manifest(dir).generation;
+    m.stopwords = options.stopwords.words();
+    return m;
+  }
+
   std::string segment_name() {
-    return "seg-" + std::to_string(previous.generation + 1) + "-" + std::to_string(next_segment++);
+    return "seg-" + std::to_string(base.generation + 1) + "-" + std::to_string(next_segment++);
   }
 
   // Below 16 MB segments get too small to be worth their files.
@@ -137,6 +174,8 @@ struct FTS_LOCAL IndexWriter::Impl {
     b.docs.push_back(std::move(doc));
   }
 
+  // Ids are consecutive within a flushed segment: the inverting side counts
+  // them from the first id of the commit's docs.
   void invert(Batch& b) {
     AnalyzedDoc ad;
     size_t term = 0;
@@ -163,8 +202,10 @@ struct FTS_LOCAL IndexWriter::Impl {
 
   void flush() {
     if (!segment) return;
-    terms = segment->term_count();
-    flushed.push_back(segment->finish());
+    SegmentInfo info = segment->finish();
+    info.base = segment_base;
+    segment_base += info.doc_count;
+    flushed.push_back(info);
     segment.reset();
   }
 
@@ -186,6 +227,12 @@ struct FTS_LOCAL IndexWriter::Impl {
         error = std::current_exception();
       }
     }
+  }
+
+  void start_worker() {
+    closing = false;
+    segment_base = next_id;
+    if (options.threads > 1) worker = std::thread([this] { run_worker(); });
   }
 
   void submit(Batch&& b) {
@@ -210,18 +257,171 @@ struct FTS_LOCAL IndexWriter::Impl {
     worker.join();
   }
 
+  DocId add(Document&& doc) {
+    if (next_id >= kNoMoreDocs - 1) throw IndexError(dir, "too many documents for one index");
+    analyze_into(filling, std::move(doc));
+    ++docs_added;
+    ++added_since_commit;
+    if (filling.docs.size() >= kBatchDocs) {
+      submit(std::move(filling));
+      filling = Batch{};
+    }
+    return next_id++;
+  }
+
+  // ---- deletes -------------------------------------------------------------
+
+  // The segments of the commit being built, with live docs being changed.
+  struct Working {
+    SegmentInfo info;
+    IndexReader::Segment segment;
+    std::shared_ptr<LiveDocs> changed;  // copy-on-write of segment.live
+    void remove(DocId local) {
+      if (!segment.is_live(local)) return;
+      if (!changed) {
+        changed = std::make_shared<LiveDocs>(segment.live ? *segment.live : LiveDocs(info.doc_count));
+      }
+      changed->remove(local);
+      segment.live = changed;
+    }
+  };
+
+  uint64_t apply_deletes(std::vector<Working>& segs, const IndexReader& snapshot) {
+    uint64_t before = 0, after = 0;
+    for (const auto& w : segs) before += w.segment.live_count();
+    auto remove_global = [&](DocId doc, DocId bound) {
+      if (doc >= bound) return;
+      auto it = std::lower_bound(segs.begin(), segs.end(), doc,
+                                 [](const Working& w, DocId d) { return w.segment.last() < d; });
+      if (it == segs.end()) return;
+      if (auto local = it->segment.local(doc)) it->remove(*local);
+    };
+    for (const auto& [doc, bound] : id_deletes) remove_global(doc, bound);
+    for (auto& [select, bound] : selectors) {
+      for (DocId doc : select(snapshot)) remove_global(doc, bound);
+    }
+    if (!url_deletes.empty()) {
+      // Urls are not indexed: one pass over the stored fields finds them all.
+      for (auto& w : segs) {
+        const SegmentReader& reader = *w.segment.reader;
+        for (DocId d = 0; d < reader.doc_count(); ++d) {
+          if (!w.segment.is_live(d)) continue;
+          auto found = url_deletes.find(reader.doc_store().get(d).url);
+          if (found != url_deletes.end() && w.segment.global(d) < found->second) w.remove(d);
+        }
+      }
+    }
+    id_deletes.clear();
+    url_deletes.clear();
+    selectors.clear();
+    for (const auto& w : segs) after += w.segment.live_count();
+    return before - after;
+  }
+
+  // ---- merges --------------------------------------------------------------
+
+  // Merges segs[first, last) into one segment (deleted docs purged).
+  void merge_range(std::vector<Working>& segs, size_t first, size_t last) {
+    std::vector<IndexReader::Segment> inputs;
+    for (size_t i = first; i < last; ++i) inputs.push_back(segs[i].segment);
+    SegmentInfo merged = merge_segments(dir, inputs, segment_name());
+    inputs.clear();
+    auto at = segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(first),
+                         segs.begin() + static_cast<std::ptrdiff_t>(last));
+    if (merged.doc_count == 0) return;  // every doc was deleted
+    segs.insert(at, open_working(merged));
+  }
+
+  Working open_working(const SegmentInfo& info) {
+    Working w;
+    w.info = info;
+    w.segment.reader = SegmentReader::open(dir, info.name, info.has_bloom);
+    w.segment.base = info.base;
+    if (info.has_id_map) {
+      w.segment.ids = std::make_shared<DocIdMap>(segment_file(dir, info.name, "ids"), info.doc_count);
+    }
+    return w;
+  }
+
+  static uint32_t size_tier(uint32_t live) {
+    uint32_t tier = 0;
+    for (; live >= 10; live /= 10) ++tier;
+    return tier;
+  }
+
+  // The merge policy. Only neighbours merge, so segments keep ascending,
+  // disjoint id ranges. A run of segments_per_merge neighbours in one size
+  // tier (a power of ten of live docs) merges into one, which lands in a
+  // higher tier; so each tier holds fewer than segments_per_merge runs'
+  // worth of segments. A segment with many deleted docs is rewritten alone.
+  void merge_by_policy(std::vector<Working>& segs) {
+    const size_t k = std::max<size_t>(options.segments_per_merge, 2);
+    for (bool merged = true; merged;) {
+      merged = false;
+      for (size_t i = 0; i < segs.size(); ++i) {
+        const auto& w = segs[i];
+        if (uint64_t(w.segment.reader->doc_count() - w.segment.live_count()) * 100 >
+            uint64_t(options.max_deleted_percent) * w.segment.reader->doc_count()) {
+          merge_range(segs, i, i + 1);
+          merged = true;
+          break;
+        }
+      }
+      if (merged) continue;
+      for (size_t i = 0; i + k <= segs.size() && !merged; ++i) {
+        uint32_t tier = size_tier(segs[i].segment.live_count());
+        size_t j = i + 1;
+        while (j < segs.size() && j - i < k && size_tier(segs[j].segment.live_count()) == tier) ++j;
+        if (j - i == k) {
+          merge_range(segs, i, j);
+          merged = true;
+        }
+      }
+    }
+  }
+
+  // Down to at most max segments, every deleted doc purged: neighbours
+  // grouped into runs of about equal live docs.
+  void force_merge(std::vector<Working>& segs, size_t max) {
+    uint64_t total = 0;
+    for (const auto& w : segs) total += w.segment.live_count();
+    std::vector<std::pair<size_t, size_t>> groups;
+    size_t first = 0;
+    uint64_t in_group = 0, done = 0;
+    for (size_t i = 0; i < segs.size(); ++i) {
+      in_group += segs[i].segment.live_count();
+      const size_t left = max - groups.size();  // groups still to form, this one included
+      // Close the group once it holds its share of what is left.
+      if (i + 1 == segs.size() || (left > 1 && (in_group * left >= total - done))) {
+        groups.emplace_back(first, i + 1);
+        done += in_group;
+        in_group = 0;
+        first = i + 1;
+      }
+    }
+    // Back to front so earlier indexes stay valid.
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      bool has_deletes = false;
+      for (size_t i = g->first; i < g->second; ++i) has_deletes |= segs[i].segment.live != nullptr;
+      if (g->second - g->first > 1 || has_deletes) merge_range(segs, g->first, g->second);
+    }
+  }
+
+  // ---- commit --------------------------------------------------------------
+
   void remove_unreferenced(const Manifest& live) {
-    std::vector<std::string> keep;
+    std::unordered_set<std::string> keep;
     for (const auto& s : live.segments) {
-      for (const char* ext : kSegmentExtensions) keep.push_back(s.name + "." + ext);
+      for (const char* ext : kSegmentExtensions) keep.insert(s.name + "." + ext);
+      if (s.has_bloom) keep.insert(s.name + "." + kBloomExtension);
+      if (s.has_id_map) keep.insert(s.name + ".ids");
+      if (s.live_generation) keep.insert(s.name + "." + std::to_string(s.live_generation) + ".live");
     }
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = entry.path().filename().string();
       bool ours = name.starts_with("seg-") || name.ends_with(".tmp");
-      if (ours && std::find(keep.begin(), keep.end(), name) == keep.end()) {
-        std::filesystem::remove(entry.path(), ec);
-      }
+      if (ours && !keep.contains(name)) std::filesystem::remove(entry.path(), ec);
     }
   }
 
@@ -233,36 +433,79 @@ struct FTS_LOCAL IndexWriter::Impl {
     flush();
 
     Manifest next;
-    next.generation = previous.generation + 1;
-    next.stopwords = options.stopwords.words();
+    next.generation = base.generation + 1;
+    next.stopwords = base.stopwords;
+    next.next_doc_id = next_id;
     BuildStats stats;
-    if (options.merge && flushed.size() > 1) {
-      std::vector<std::shared_ptr<const SegmentReader>> inputs;
-      for (const auto& s : flushed) inputs.push_back(SegmentReader::open(dir, s.name));
-      SegmentInfo merged = merge_segments(dir, inputs, segment_name());
-      inputs.clear();
-      next.segments.push_back(merged);
-    } else {
-      next.segments = flushed;
+    stats.added = added_since_commit;
+
+    // This commit's segments, merged into one unless told otherwise.
+    std::vector<Working> segs;
+    {
+      auto committed = IndexReader::open(dir, base);
+      for (size_t i = 0; i < base.segments.size(); ++i) {
+        Working w;
+        w.info = base.segments[i];
+        w.segment = committed->segments()[i];
+        segs.push_back(std::move(w));
+      }
+    }
+    for (const auto& info : flushed) segs.push_back(open_working(info));
+    if (options.merge && flushed.size() > 1) merge_range(segs, segs.size() - flushed.size(), segs.size());
+    flushed.clear();
+
+    if (!id_deletes.empty() || !url_deletes.empty() || !selectors.empty()) {
+      Manifest view = next;
+      for (const auto& w : segs) view.segments.push_back(describe(w, 0));
+      std::vector<IndexReader::Segment> open;
+      for (const auto& w : segs) open.push_back(w.segment);
+      IndexReader snapshot(dir, view, std::move(open));
+      stats.deleted = apply_deletes(segs, snapshot);
+      // A segment whose every doc is deleted leaves the index.
+      std::erase_if(segs, [](const Working& w) { return w.segment.live_count() == 0; });
+    }
+    if (forced_max_segments > 0) {
+      force_merge(segs, forced_max_segments);
+      forced_max_segments = 0;
+    } else if (options.merge) {
+      merge_by_policy(segs);
+    }
+
+    for (auto& w : segs) {
+      if (w.changed) {
+        w.changed->write(live_docs_file(dir, w.info.name, next.generation));
+        w.segment.live_generation = next.generation;
+        w.changed.reset();
+      }
+      next.segments.push_back(describe(w, w.segment.live_generation));
     }
     stats.segments = next.segments.size();
     write_manifest(dir, next);
     remove_unreferenced(next);
-    previous = next;
-    flushed.clear();
+    base = next;
+    added_since_commit = 0;
+    start_worker();
 
-    stats.docs = docs_added;
-    for (const auto& s : next.segments) {
-      auto reader = SegmentReader::open(dir, s.name);
+    for (const auto& w : segs) {
+      stats.docs += w.segment.live_count();
       // Distinct terms: every term has exactly one kAny key.
       const std::string any_prefix(1, static_cast<char>(Field::kAny));
-      reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo&) { ++stats.terms; });
+      w.segment.reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo&) { ++stats.terms; });
       for (const char* ext : kSegmentExtensions) {
-        stats.index_bytes += std::filesystem::file_size(segment_file(dir, s.name, ext));
+        stats.index_bytes += std::filesystem::file_size(segment_file(dir, w.info.name, ext));
       }
     }
     stats.index_bytes += std::filesystem::file_size(manifest_path(dir));
     return stats;
+  }
+
+  static SegmentInfo describe(const Working& w, uint64_t live_generation) {
+    SegmentInfo info = w.info;
+    info.base = w.segment.base;
+    info.has_id_map = w.segment.ids != nullptr;
+    info.deleted = w.segment.reader->doc_count() - w.segment.live_count();
+    info.live_generation = info.deleted ? live_generation : 0;
+    return info;
   }
 };
 
@@ -279,19 +522,29 @@ IndexWriter::IndexWriter(std::string dir, IndexWriterOptions options)
 
 IndexWriter::~IndexWriter() = default;
 
-void IndexWriter::add(Document doc) {
-  at_api_boundary(impl_->dir, [&] {
-    if (impl_->docs_added >= kNoMoreDocs - 1) throw IndexError(impl_->dir, "too many documents for one index");
-    impl_->analyze_into(impl_->filling, std::move(doc));
-    ++impl_->docs_added;
-    if (impl_->filling.docs.size() >= kBatchDocs) {
-      impl_->submit(std::move(impl_->filling));
-      impl_->filling = Batch{};
-    }
-  });
+DocId IndexWriter::add(Document doc) {
+  return at_api_boundary(impl_->dir, [&] { return impl_->add(std::move(doc)); });
+}
+DocId IndexWriter::next_doc_id() const { return impl_->next_id; }
+uint64_t IndexWriter::docs_added() const { return impl_->docs_added; }
+
+void IndexWriter::delete_doc(DocId doc) { impl_->id_deletes.emplace_back(doc, impl_->next_id); }
+
+void IndexWriter::delete_url(const std::string& url) { impl_->url_deletes[url] = impl_->next_id; }
+
+void IndexWriterAccess::delete_matching(IndexWriter& writer, DocSelector select) {
+  writer.impl_->selectors.emplace_back(std::move(select), writer.impl_->next_id);
 }
 
-uint64_t IndexWriter::docs_added() const { return impl_->docs_added; }
+const Stopwords& IndexWriterAccess::stopwords(const IndexWriter& writer) { return writer.impl_->analyzer.stopwords(); }
+
+DocId IndexWriter::update(Document doc) {
+  delete_url(doc.url);
+  return add(std::move(doc));
+}
+
+void IndexWriter::force_merge(size_t max_segments) { impl_->forced_max_segments = std::max<size_t>(max_segments, 1); }
+
 
 BuildStats IndexWriter::commit() {
   return at_api_boundary(impl_->dir, [&] { return impl_->commit(); });

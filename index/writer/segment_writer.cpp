@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "util/bytes.h"
+#include "index/format/bloom_filter.h"
+#include "index/format/doc_id_map.h"
 #include "index/format/postings.h"
 #include "index/format/segment_files.h"
 #include "index/format/term_dict.h"
@@ -65,40 +67,54 @@ void merge_any(const DecodedPostings& a, const DecodedPostings& b, DecodedPostin
 }
 
 // TermInfos of the field lists a merge writes with their term's kAny key,
-// handed to the field keys later (every field visits terms in the same order).
+// handed to the field keys later (every field visits terms in the same
+// order). A term whose docs in a field were all deleted has no list there.
 class SharedPostingsQueue {
  public:
-  void push(const TermInfo& info) { infos_.push_back(info); }
-  TermInfo pop() {
-    if (next_ >= infos_.size()) throw std::logic_error("shared postings queue out of step with the terms");
-    return infos_[next_++];
+  void push(std::string_view term, const TermInfo& info) { entries_.push_back({std::string(term), info}); }
+  // The list of term, if the merge wrote one.
+  std::optional<TermInfo> pop(std::string_view term) {
+    if (next_ >= entries_.size() || entries_[next_].term != term) return std::nullopt;
+    return entries_[next_++].info;
   }
 
  private:
-  std::vector<TermInfo> infos_;
+  struct Entry {
+    std::string term;
+    TermInfo info;
+  };
+  std::vector<Entry> entries_;
   size_t next_ = 0;
 };
 
 uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
 
-// The files written from postings (postings, positions, dictionary) with
-// their writers, as a segment flush and a merge both need them.
+// The files written from postings (postings, positions, dictionary and its
+// Bloom filter) with their writers, as a segment flush and a merge both need them.
 struct PostingsFiles {
   PostingsFiles(const std::string& dir, const std::string& name)
       : post(segment_file(dir, name, "post"), FileKind::kPostings),
         pos(segment_file(dir, name, "pos"), FileKind::kPositions),
-        dict_file(segment_file(dir, name, "dict"), FileKind::kTermDict) {}
+        dict_file(segment_file(dir, name, "dict"), FileKind::kTermDict),
+        bloom_path(segment_file(dir, name, kBloomExtension)) {}
+  void add_key(std::string_view key, const TermInfo& info) {
+    dict.add(key, info);
+    bloom.add(key);
+  }
   void finish() {
     dict.finish();
     post.finish();
     pos.finish();
     dict_file.finish();
+    bloom.write(bloom_path);
   }
 
   FileWriter post, pos, dict_file;
   PostingsWriter any_writer{post, nullptr};
   PostingsWriter field_writer{post, &pos};
   TermDictWriter dict{dict_file};
+  std::string bloom_path;
+  BloomFilterWriter bloom;
 };
 
 }  // namespace
@@ -173,7 +189,7 @@ SegmentInfo SegmentWriter::finish() {
       const Inverter::Term& t = inverter_.term(ids[i]);
       if (slot > 0 && t.fields[slot - 1].doc_freq == 0) continue;
       key = term_key(field, t.text);
-      files.dict.add(key, infos[slot][i]);
+      files.add_key(key, infos[slot][i]);
     }
   }
   files.finish();
@@ -181,19 +197,43 @@ SegmentInfo SegmentWriter::finish() {
   return SegmentInfo{name_, inverter_.doc_count()};
 }
 
-SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared_ptr<const SegmentReader>>& inputs,
+SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
                            const std::string& name) {
-  // Doc store and norms: concatenated in segment order.
+  // Each input doc's local id in the merged segment (kNoMoreDocs: deleted,
+  // purged), and the global id of each merged doc.
+  std::vector<std::vector<DocId>> remap(inputs.size());
+  std::vector<DocId> globals;
+  for (size_t s = 0; s < inputs.size(); ++s) {
+    const auto& seg = inputs[s];
+    remap[s].assign(seg.reader->doc_count(), kNoMoreDocs);
+    for (DocId d = 0; d < seg.reader->doc_count(); ++d) {
+      if (!seg.is_live(d)) continue;
+      if (!globals.empty() && seg.global(d) <= globals.back()) {
+        throw std::logic_error("merge: input segments out of doc-id order");
+      }
+      remap[s][d] = static_cast<DocId>(globals.size());
+      globals.push_back(seg.global(d));
+    }
+  }
+  SegmentInfo info{name, static_cast<uint32_t>(globals.size())};
+  if (globals.empty()) return info;  // every doc deleted: no segment
+  info.base = globals.front();
+  info.has_id_map = globals.back() - globals.front() + 1 != globals.size();
+  if (info.has_id_map) DocIdMap::write(segment_file(dir, name, "ids"), globals);
+
+  // Doc store and norms: the live docs, in id order.
   {
     FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
     DocStoreWriter docs(docs_file);
     std::vector<uint32_t> lengths;
-    for (const auto& seg : inputs) {
-      for (DocId d = 0; d < seg->doc_count(); ++d) {
-        StoredDoc s = seg->doc_store().get(d);
-        docs.add(s.title, s.url, s.abstract);
-        lengths.push_back(seg->field_length(Field::kTitle, d));
-        lengths.push_back(seg->field_length(Field::kAbstract, d));
+    for (size_t s = 0; s < inputs.size(); ++s) {
+      const SegmentReader& seg = *inputs[s].reader;
+      for (DocId d = 0; d < seg.doc_count(); ++d) {
+        if (remap[s][d] == kNoMoreDocs) continue;
+        StoredDoc stored = seg.doc_store().get(d);
+        docs.add(stored.title, stored.url, stored.abstract);
+        lengths.push_back(seg.field_length(Field::kTitle, d));
+        lengths.push_back(seg.field_length(Field::kAbstract, d));
       }
     }
     docs.finish();
@@ -203,14 +243,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
 
   PostingsFiles files(dir, name);
 
-  std::vector<DocId> bases;
-  DocId base = 0;
   std::vector<TermDictReader::Iterator> its;
-  for (const auto& seg : inputs) {
-    bases.push_back(base);
-    base += seg->doc_count();
-    its.push_back(seg->terms().begin());
-  }
+  for (const auto& seg : inputs) its.push_back(seg.reader->terms().begin());
   DecodedPostings out;
   SharedPostingsQueue shared[2];  // title, abstract
   std::vector<uint32_t> doc_positions;
@@ -235,7 +269,9 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       for (auto& it : its) {
         if (it.valid() && it.key() == key) it.next();
       }
-      files.dict.add(key, shared[key_field == Field::kTitle ? 0 : 1].pop());
+      if (auto info = shared[key_field == Field::kTitle ? 0 : 1].pop(std::string_view(key).substr(1))) {
+        files.add_key(key, *info);
+      }
       continue;
     }
     // As in SegmentWriter::finish: the term's title and abstract lists, then
@@ -248,11 +284,12 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       out.clear();
       for (size_t s = 0; s < its.size(); ++s) {
         if (!its[s].valid() || its[s].key() != key) continue;
-        std::optional<TermInfo> found = inputs[s]->lookup(field, term);
+        std::optional<TermInfo> found = inputs[s].reader->lookup(field, term);
         if (!found) continue;
-        PostingsCursor c = inputs[s]->cursor(field, *found);
+        PostingsCursor c = inputs[s].reader->cursor(field, *found);
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          out.docs.push_back(bases[s] + d);
+          if (remap[s][d] == kNoMoreDocs) continue;
+          out.docs.push_back(remap[s][d]);
           out.freqs.push_back(c.freq());
           c.positions(doc_positions);
           out.positions.insert(out.positions.end(), doc_positions.begin(), doc_positions.end());
@@ -261,32 +298,37 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared
       if (out.docs.empty()) continue;
       has[f] = true;
       field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions);
-      shared[f].push(field_info[f]);
+      shared[f].push(term, field_info[f]);
     }
     TermInfo info;
     if (has[0] != has[1]) {
       info = field_info[has[0] ? 0 : 1];
       info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
     } else if (!has[0]) {
-      throw std::logic_error("merge: term under kAny without its field keys");
+      // Every doc with the term was deleted: the term goes too.
+      for (auto& it : its) {
+        if (it.valid() && it.key() == key) it.next();
+      }
+      continue;
     }
     out.clear();
     for (size_t s = 0; s < its.size(); ++s) {
       if (!its[s].valid() || its[s].key() != key) continue;
       if (has[0] && has[1]) {
-        PostingsCursor c = inputs[s]->cursor(Field::kAny, its[s].info());
+        PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          out.docs.push_back(bases[s] + d);
+          if (remap[s][d] == kNoMoreDocs) continue;
+          out.docs.push_back(remap[s][d]);
           out.freqs.push_back(c.freq());
         }
       }
       its[s].next();
     }
     if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {});
-    files.dict.add(key, info);
+    files.add_key(key, info);
   }
   files.finish();
-  return SegmentInfo{name, base};
+  return info;
 }
 
 }  // namespace fts

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "index/reader/index_reader.h"
 #include "query/doc_cursor.h"
 #include "query/interrupt.h"
 #include "query/top_k.h"
@@ -26,11 +27,11 @@ struct HitCount {
 };
 
 // Collects the matches of the OR of clauses (one segment's cursors, each
-// positioned on its first doc) into top, with global ids base + doc.
+// positioned on its first doc) into top, with the segment's global ids.
 // Pruning starts once count.hits reaches count_exactly (the total-hits
 // threshold; UINT64_MAX: never prune); count carries across segments.
 // interrupt ticks once per candidate (time budget, cancellation).
-void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocId base, TopK& top,
+void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, const IndexReader::Segment& segment, TopK& top,
                        uint64_t count_exactly, HitCount& count, Interrupt& interrupt);
 
 }  // namespace fts

@@ -51,6 +51,9 @@ class Searcher {
  public:
   explicit Searcher(std::shared_ptr<const IndexReader> index, size_t cache_bytes = 64u << 20);
   Searcher(std::shared_ptr<const IndexReader> index, SearcherOptions options);
+  // Over a newer snapshot of previous's index, sharing its filter cache:
+  // entries of the segments both snapshots hold stay useful.
+  Searcher(std::shared_ptr<const IndexReader> index, const Searcher& previous);
   ~Searcher();
 
   // query may be null (a query that analyzed to nothing): no hits.

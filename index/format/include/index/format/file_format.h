@@ -32,6 +32,9 @@ enum class FileKind : uint32_t {
   kTermDict = 4,
   kDocStore = 5,
   kNorms = 6,
+  kLiveDocs = 7,
+  kDocIds = 8,
+  kBloom = 9,
 };
 const char* file_kind_name(FileKind kind);
 

@@ -1,6 +1,6 @@
-// The manifest names the live segments of an index and the analyzer's
-// stopwords. Replacing it (write MANIFEST.tmp, fsync, rename) is the one
-// atomic step of a commit.
+// The manifest names the live segments of an index, their doc ids and live
+// docs, the next doc id to give and the analyzer's stopwords. Replacing it
+// (write MANIFEST.tmp, fsync, rename) is the one atomic step of a commit.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/stopwords.h"
+#include "index/format/fields.h"
 
 namespace fts {
 
@@ -15,13 +16,29 @@ inline constexpr const char* kManifestName = "MANIFEST";
 
 struct SegmentInfo {
   std::string name;
-  uint32_t doc_count = 0;
+  uint32_t doc_count = 0;  // docs in the segment's files, deleted ones included
+  // Global id of the segment's doc 0. Segments are listed in ascending id
+  // order and never overlap; a segment's ids are base + local id unless it
+  // has an id map (NAME.ids: a merge purged deleted docs in between).
+  DocId base = 0;
+  bool has_id_map = false;
+  // NAME.bloom: a Bloom filter over the dictionary keys (segments written
+  // before filters have none).
+  bool has_bloom = true;
+  // 0: every doc is live; else NAME.GEN.live holds the live docs, written by
+  // the commit of that generation.
+  uint64_t live_generation = 0;
+  uint32_t deleted = 0;  // docs not live
+  uint32_t live_count() const { return doc_count - deleted; }
 };
 
 struct Manifest {
   uint64_t generation = 0;
   std::vector<std::string> stopwords;
   std::vector<SegmentInfo> segments;
+  // Ids are never reused: the next doc gets this id (one past the highest
+  // ever given, deleted or not).
+  DocId next_doc_id = 0;
 };
 
 std::string manifest_path(const std::string& dir);

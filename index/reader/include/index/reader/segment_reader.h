@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "index/format/bloom_filter.h"
 #include "index/format/doc_store.h"
 #include "index/format/fields.h"
 #include "index/format/file_format.h"
@@ -22,13 +23,16 @@ namespace fts {
 // memory in tests).
 struct SegmentData {
   std::span<const uint8_t> postings, positions, term_dict, doc_store, norms;
+  std::span<const uint8_t> bloom;  // empty: no Bloom filter
   std::string name;  // for error messages
 };
 
 class SegmentReader {
  public:
-  // Maps DIR/NAME.{post,pos,dict,docs,norms}; throws IndexError.
-  static std::shared_ptr<const SegmentReader> open(const std::string& dir, const std::string& name);
+  // Maps DIR/NAME.{post,pos,dict,docs,norms} and, with bloom, NAME.bloom;
+  // throws IndexError.
+  static std::shared_ptr<const SegmentReader> open(const std::string& dir, const std::string& name,
+                                                   bool bloom = true);
   // Over payloads owned by the caller (tests); throws IndexError.
   explicit SegmentReader(const SegmentData& data);
   ~SegmentReader();
@@ -49,6 +53,7 @@ class SegmentReader {
   uint32_t shortest_field_length(Field field) const { return shortest_length_[static_cast<int>(field)]; }
 
   const TermDictReader& terms() const { return dict_; }
+  const BloomFilter& bloom() const { return bloom_; }
   const DocStoreReader& doc_store() const { return store_; }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
@@ -63,6 +68,7 @@ class SegmentReader {
   uint32_t shortest_length_[3] = {0, 0, 0};
   const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
   TermDictReader dict_;
+  BloomFilter bloom_;
   DocStoreReader store_;
 };
 

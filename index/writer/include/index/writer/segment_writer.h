@@ -11,7 +11,7 @@
 #include "index/format/doc_store.h"
 #include "index/format/manifest.h"
 #include "index/writer/inverter.h"
-#include "index/reader/segment_reader.h"
+#include "index/reader/index_reader.h"
 
 namespace fts {
 
@@ -32,8 +32,11 @@ class SegmentWriter {
   std::unique_ptr<DocStoreWriter> docs_;
 };
 
-// K-way merge of segments (in doc-id order) into one new segment.
-SegmentInfo merge_segments(const std::string& dir, const std::vector<std::shared_ptr<const SegmentReader>>& inputs,
+// K-way merge of segments (in ascending, disjoint doc-id order) into one new
+// segment, their deleted docs purged; merged docs keep their global ids
+// (NAME.ids when they are not consecutive). Every doc deleted: nothing is
+// written and the result holds 0 docs.
+SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
                            const std::string& name);
 
 // Writes the norms file of a segment from per-doc {title, abstract} lengths.

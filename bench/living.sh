@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The living index's measurements (issue 10), on a seeded zipf dump:
+#   1. appending 10,000 docs to the N-doc index, beside a full rebuild of N + 10,000;
+#   2. count and top10 latency (sum of per-query medians per query set) on the
+#      index as 20 segments with 10% of docs deleted, beside the same merged to one;
+#   3. deleting 10,000 urls;
+#   4. Index::reopen() after a small commit;
+#   and the latency of 200 absent terms on the 20 segments (Bloom filters).
+#
+#   bench/living.sh [--docs N] [--out DIR] [--sets "and or ..."] [--reps N]
+# Defaults: 1,000,000 docs, OUT=/tmp/fts-living, every query set, 5 reps.
+# Run on a quiet machine; the figures are printed, nothing is recorded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DOCS=1000000 OUT=/tmp/fts-living SETS="" REPS=5
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --docs) DOCS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --sets) SETS=$2; shift 2 ;;
+    --reps) REPS=$2; shift 2 ;;
+    *) echo "usage: $0 [--docs N] [--out DIR] [--sets LIST] [--reps N]" >&2; exit 2 ;;
+  esac
+done
+SHARED=${SHARED:-$(cd .. && pwd)/shared}
+[ -d "$SHARED/queries" ] || { echo "living.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
+[ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && ls *.txt | grep -v invalid | sed 's/\.txt$//' | tr '\n' ' ')
+BUILD=${FTS_BUILD:-build-bench}
+if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/bench/reopen_bench" ]; then
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFTS_TESTS=OFF >/dev/null
+  cmake --build "$BUILD" -j2 --target fts-index fts-bench reopen_bench >/dev/null
+fi
+mkdir -p "$OUT"
+main=$OUT/zipf$DOCS.xml.gz extra=$OUT/zipf-extra10k.xml.gz
+[ -f "$main" ] || python3 "$SHARED/corpus/make-zipf-dump.py" "$DOCS" "$main" --seed 42 >&2
+[ -f "$extra" ] || python3 "$SHARED/corpus/make-zipf-dump.py" 10000 "$extra" --seed 43 >&2
+
+# Wall time of a command in seconds (its output discarded; a failure stops the script).
+seconds() {
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >/dev/null 2>"$OUT/last.err" || { cat "$OUT/last.err" >&2; exit 1; }
+  t1=$(date +%s%N)
+  printf '%d.%03d' $(((t1 - t0) / 1000000000)) $((((t1 - t0) / 1000000) % 1000))
+}
+idx=$OUT/index seg=$OUT/index-20seg
+
+echo "== 1. append 10,000 docs vs full rebuild ($DOCS docs)"
+rm -rf "$idx"
+echo "build $DOCS docs:                 $(seconds "$BUILD/fts-index" build --index "$idx" "$main") s"
+echo "add 10,000 docs:                  $(seconds "$BUILD/fts-index" add --index "$idx" "$extra") s"
+echo "rebuild $DOCS + 10,000 docs:      $(seconds "$BUILD/fts-index" build --index "$OUT/rebuilt" "$main" "$extra") s"
+rm -rf "$OUT/rebuilt"
+
+echo "== 2. latency: 20 segments with 10% deleted vs merged to one"
+rm -rf "$seg"
+"$BUILD/fts-index" build --index "$seg" --no-merge --max-segment-docs $(( (DOCS + 19) / 20 )) "$main" 2>/dev/null
+# Every tenth id, in one commit.
+"$BUILD/fts-index" delete --index "$seg" --no-merge --id $(seq 0 10 $((DOCS - 1))) >&2
+"$BUILD/fts-index" info "$seg" | sed -n '2,4p'
+run_sets() {
+  for set in $SETS; do
+    for mode in count top10; do
+      summary=$("$BUILD/fts-bench" --index "$1" --queries "$SHARED/queries/$set.txt" --mode "$mode" --reps "$REPS" | tail -1)
+      echo "$2 $set $mode $summary"
+    done
+  done
+}
+run_sets "$seg" "20seg-10%deleted"
+# Terms in no segment: each segment's Bloom filter answers them without its dictionary.
+for i in $(seq 1 200); do echo "zqx${i}absent"; done >"$OUT/absent.txt"
+echo "20seg absent-terms count $("$BUILD/fts-bench" --index "$seg" --queries "$OUT/absent.txt" --mode count --reps "$REPS" | tail -1)"
+echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --index "$seg") s"
+run_sets "$seg" "merged"
+
+echo "== 3. delete 10,000 urls"
+urls=$(zcat "$main" | sed -n 's:.*<url>\(.*\)</url>.*:\1:p' | awk 'NR % 97 == 0' | head -10000)
+echo "delete 10,000 urls:               $(seconds "$BUILD/fts-index" delete --index "$idx" --url $urls) s"
+
+echo "== 4. reopen after a small commit (1 doc added, 1 deleted)"
+FTS_INDEX=$idx "$BUILD/bench/reopen_bench" 2>/dev/null | grep BM_

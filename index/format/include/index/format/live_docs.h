@@ -1,0 +1,37 @@
+// Live docs of a segment: which of its local doc ids are not deleted.
+// On disk (NAME.GEN.live, written by the commit of generation GEN): u32 doc
+// count, then a Roaring bitmap of the live local ids in CRoaring's portable
+// serialization, framed and checksummed like every index file. In memory one
+// bit per doc, tested on every hit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "index/format/fields.h"
+
+namespace fts {
+
+std::string live_docs_file(const std::string& dir, const std::string& segment, uint64_t generation);
+
+class LiveDocs {
+ public:
+  explicit LiveDocs(uint32_t doc_count);  // every doc live
+  // Reads and verifies NAME.GEN.live; throws IndexError.
+  static LiveDocs read(const std::string& path, uint32_t doc_count);
+  void write(const std::string& path) const;  // throws IndexError
+
+  bool is_live(DocId local) const { return local < doc_count_ && (bits_[local >> 6] >> (local & 63) & 1); }
+  // Marks local deleted; false when it already was.
+  bool remove(DocId local);
+  uint32_t doc_count() const { return doc_count_; }
+  uint32_t live_count() const { return live_; }
+  uint32_t deleted_count() const { return doc_count_ - live_; }
+
+ private:
+  std::vector<uint64_t> bits_;
+  uint32_t doc_count_ = 0, live_ = 0;
+};
+
+}  // namespace fts

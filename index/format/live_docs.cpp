@@ -1,0 +1,90 @@
+#include "index/format/live_docs.h"
+
+#include <roaring/roaring.h>
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+
+#include "index/format/file_format.h"
+#include "util/bytes.h"
+
+namespace fts {
+
+namespace {
+
+struct FreeBitmap {
+  void operator()(roaring_bitmap_t* b) const { roaring_bitmap_free(b); }
+};
+using Bitmap = std::unique_ptr<roaring_bitmap_t, FreeBitmap>;
+
+}  // namespace
+
+std::string live_docs_file(const std::string& dir, const std::string& segment, uint64_t generation) {
+  return dir + "/" + segment + "." + std::to_string(generation) + ".live";
+}
+
+LiveDocs::LiveDocs(uint32_t doc_count)
+    : bits_((uint64_t(doc_count) + 63) / 64, ~uint64_t(0)), doc_count_(doc_count), live_(doc_count) {
+  if (doc_count % 64 != 0) bits_.back() = (uint64_t(1) << (doc_count % 64)) - 1;
+}
+
+bool LiveDocs::remove(DocId local) {
+  if (!is_live(local)) return false;
+  bits_[local >> 6] &= ~(uint64_t(1) << (local & 63));
+  --live_;
+  return true;
+}
+
+LiveDocs LiveDocs::read(const std::string& path, uint32_t doc_count) {
+  MappedFile file(path, FileKind::kLiveDocs);
+  file.verify_checksum();
+  auto payload = file.payload();
+  if (payload.size() < 4) throw_corrupt(path, 0, "live docs truncated");
+  uint32_t stored_count = load_u32(payload.data());
+  if (stored_count != doc_count) {
+    throw_corrupt(path, 0, "live docs of " + std::to_string(stored_count) + " docs for a segment of " +
+                               std::to_string(doc_count));
+  }
+  const char* bytes = reinterpret_cast<const char*>(payload.data() + 4);
+  const size_t size = payload.size() - 4;
+  Bitmap bitmap(roaring_bitmap_portable_deserialize_safe(bytes, size));
+  if (!bitmap) throw_corrupt(path, 4, "not a Roaring bitmap");
+  if (roaring_bitmap_portable_size_in_bytes(bitmap.get()) != size) {
+    throw_corrupt(path, 4, "trailing bytes after the Roaring bitmap");
+  }
+  if (!roaring_bitmap_is_empty(bitmap.get()) && roaring_bitmap_maximum(bitmap.get()) >= doc_count) {
+    throw_corrupt(path, 4, "live doc " + std::to_string(roaring_bitmap_maximum(bitmap.get())) +
+                               " beyond the segment's " + std::to_string(doc_count) + " docs");
+  }
+  LiveDocs live(doc_count);
+  std::fill(live.bits_.begin(), live.bits_.end(), 0);
+  live.live_ = 0;
+  roaring_uint32_iterator_t it;
+  roaring_init_iterator(bitmap.get(), &it);
+  for (; it.has_value; roaring_advance_uint32_iterator(&it)) {
+    live.bits_[it.current_value >> 6] |= uint64_t(1) << (it.current_value & 63);
+    ++live.live_;
+  }
+  return live;
+}
+
+void LiveDocs::write(const std::string& path) const {
+  Bitmap bitmap(roaring_bitmap_create());
+  for (size_t w = 0; w < bits_.size(); ++w) {
+    for (uint64_t word = bits_[w]; word != 0; word &= word - 1) {
+      roaring_bitmap_add(bitmap.get(), static_cast<uint32_t>(w * 64 + std::countr_zero(word)));
+    }
+  }
+  roaring_bitmap_run_optimize(bitmap.get());  // live docs are mostly long runs
+  std::string buf;
+  put_u32(buf, doc_count_);
+  const size_t at = buf.size();
+  buf.resize(at + roaring_bitmap_portable_size_in_bytes(bitmap.get()));
+  roaring_bitmap_portable_serialize(bitmap.get(), buf.data() + at);
+  FileWriter out(path, FileKind::kLiveDocs);
+  out.write(buf.data(), buf.size());
+  out.finish();
+}
+
+}  // namespace fts

@@ -1,0 +1,44 @@
+// The matches of a segment's query that are not deleted: wraps the root
+// cursor of a segment with deleted docs. Cursors below it (and the filter
+// cache's bitmaps) see every doc of the segment, so they stay valid whatever
+// is deleted later.
+#pragma once
+
+#include <memory>
+
+#include "index/format/live_docs.h"
+#include "query/doc_cursor.h"
+
+namespace fts {
+
+class LiveDocsCursor final : public DocCursor {
+ public:
+  LiveDocsCursor(std::unique_ptr<DocCursor> inner, const LiveDocs& live) : inner_(std::move(inner)), live_(live) {
+    doc_ = skip_deleted(inner_->doc());
+  }
+
+  DocId next() override { return doc_ = skip_deleted(inner_->next()); }
+  DocId advance(DocId target) override {
+    if (target <= doc_ && doc_ != kNoMoreDocs) return doc_;
+    return doc_ = skip_deleted(inner_->advance(target));
+  }
+  uint64_t cost() const override { return inner_->cost(); }
+  uint64_t work() const override { return inner_->work(); }
+  float score() override { return inner_->score(); }
+  float max_score() override { return inner_->max_score(); }
+  void explain(std::string& out, int depth) const override {
+    explain_line(out, depth, "live-docs deleted=" + std::to_string(live_.deleted_count()), cost());
+    inner_->explain(out, depth + 1);
+  }
+
+ private:
+  DocId skip_deleted(DocId d) {
+    while (d != kNoMoreDocs && !live_.is_live(d)) d = inner_->next();
+    return d;
+  }
+
+  std::unique_ptr<DocCursor> inner_;
+  const LiveDocs& live_;
+};
+
+}  // namespace fts
