@@ -79,6 +79,12 @@ function render(data) {
   $('next').disabled = data.offset + PAGE_SIZE >= data.total_hits;
 }
 
+// The page marks which search it shows (body's data-shown), so a script or a
+// test driving it can wait for that search rather than for any result.
+function shown(q, offset) {
+  document.body.dataset.shown = JSON.stringify({ q, offset });
+}
+
 async function search(q, offset) {
   state = { q, offset };
   const url = new URL(window.location);
@@ -90,6 +96,7 @@ async function search(q, offset) {
     $('results').replaceChildren();
     $('summary').textContent = '';
     $('pager').hidden = true;
+    shown(q, offset);
     return;
   }
   const params = new URLSearchParams({ q, limit: PAGE_SIZE, offset });
@@ -99,6 +106,7 @@ async function search(q, offset) {
     data = await response.json();
   } catch (e) {
     showError('The server did not answer: ' + e.message);
+    shown(q, offset);
     return;
   }
   if (state.q !== q || state.offset !== offset) return;  // a newer search is on its way
@@ -107,9 +115,11 @@ async function search(q, offset) {
     $('summary').textContent = '';
     $('pager').hidden = true;
     showError(data.error || `error ${response.status}`, q, data.position);
+    shown(q, offset);
     return;
   }
   render(data);
+  shown(q, offset);
 }
 
 document.addEventListener('DOMContentLoaded', () => {

@@ -83,13 +83,11 @@ async function launchBrowser(profile) {
 async function searchFor(page, query) {
   await page.$eval('#q', (el) => { el.value = ''; });
   await page.type('#q', query);
-  await Promise.all([
-    page.waitForResponse((r) => r.url().includes('/search?')),
-    page.keyboard.press('Enter'),
-  ]);
-  // Rendering follows the response.
-  await page.waitForFunction(() => document.querySelector('#summary').textContent !== '' ||
-    !document.querySelector('#error').hidden);
+  await page.keyboard.press('Enter');
+  // Wait for this search to be rendered: the previous one's results and
+  // summary are still on the page until then.
+  await page.waitForFunction((want) => document.body.dataset.shown === want, {},
+    JSON.stringify({ q: query, offset: 0 }));
 }
 
 async function main() {
@@ -143,8 +141,8 @@ async function main() {
     await page.screenshot({ path: path.join(outputDir, 'search-page.png'), fullPage: true });
 
     // Paging.
-    await Promise.all([page.waitForResponse((r) => r.url().includes('offset=10')), page.click('#next')]);
-    await page.waitForFunction(() => document.querySelector('#page').textContent.startsWith('page 2'));
+    await page.click('#next');
+    await page.waitForFunction(() => document.body.dataset.shown === JSON.stringify({ q: 'cat', offset: 10 }));
     const second = await (await fetch(`${base}/search?q=cat&limit=10&offset=10`)).json();
     const secondTitles = await page.$$eval('#results li.hit .title', (els) => els.map((e) => e.textContent));
     check(JSON.stringify(secondTitles) === JSON.stringify(second.hits.map((h) => h.title)), 'next page shows hits 11-20');
