@@ -38,12 +38,14 @@ class SegmentPlanner {
       : query_(query), segment_(segment), options_(options) {}
 
   CursorPtr plan() {
+    if (query_.matches_nothing()) return std::make_unique<EmptyCursor>();
     return options_.scoring ? build(query_.root(), true, true) : filter(query_.root(), true);
   }
 
   // The scoring clauses of a top-level OR (one clause for any other root),
   // for a collector that drives them itself.
   std::vector<CursorPtr> plan_clauses() {
+    if (query_.matches_nothing()) return {};
     const QueryNode& root = query_.root();
     if (root.kind == Kind::kOr) return disjunction_parts(root, false);
     std::vector<CursorPtr> one;
@@ -268,7 +270,7 @@ class SegmentPlanner {
 
 PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring)
     : root_(simplify_query(query)) {
-  prepare(*root_, index, scoring, 1.0);
+  if (root_) prepare(*root_, index, scoring, 1.0);
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {

@@ -115,6 +115,18 @@ class ChildList {
     append(std::move(child), h);
   }
 
+  // Whether one child is NOT x and another is x (as an AND: no doc matches).
+  // A NOT's child is never a NOT (double negations are gone by then).
+  bool contradicts() {
+    std::vector<size_t> scratch;
+    for (const auto& c : parent_.children) {
+      if (c->kind != Kind::kNot) continue;
+      const QueryNode& negated = *c->children[0];
+      if (find(negated, deep_hash(negated, scratch))) return true;
+    }
+    return false;
+  }
+
  private:
   QueryNode* find(const QueryNode& clause, size_t h) {
     auto [first, last] = seen_.equal_range(h);
@@ -152,6 +164,16 @@ Clause simplify(const QueryNode& node) {
       continue;
     }
     Clause child = simplify(*c);
+    if (!child.node) {  // c matches nothing
+      if (node.kind == Kind::kAnd) return {};
+      if (node.kind == Kind::kOr) continue;
+      // NOT of nothing is every doc, which no node stands for: keep the
+      // child as written (the planner finds it empty soon enough).
+      std::vector<size_t> scratch;
+      const size_t h = deep_hash(*c, scratch);
+      children.add(c->clone(), h);
+      continue;
+    }
     if (flattens && child.node->kind == node.kind) {
       for (size_t i = 0; i < child.node->children.size(); ++i) {
         auto& grandchild = child.node->children[i];
@@ -162,6 +184,9 @@ Clause simplify(const QueryNode& node) {
       children.add(std::move(child.node), child.hash);
     }
   }
+  // An OR whose every clause matches nothing; an AND of x and NOT x.
+  if (flattens && n.children.empty()) return {};
+  if (n.kind == Kind::kAnd && children.contradicts()) return {};
   // A one-child AND/OR is its child, carrying the group's weight.
   if (flattens && n.children.size() == 1) {
     Clause only;

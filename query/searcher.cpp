@@ -111,7 +111,8 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     // on the 1M-doc dump 2x faster than scoring every match for or.txt, but
     // slower for conjunctions, whose count costs what scoring them does.
     const bool separate_count =
-        request.total_hits_threshold == kExactHitCount && prepared.root().kind == QueryNode::Kind::kOr;
+        request.total_hits_threshold == kExactHitCount && !prepared.matches_nothing() &&
+        prepared.root().kind == QueryNode::Kind::kOr;
     if (request.total_hits_threshold != kExactHitCount || separate_count) {
       HitCount count;
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
@@ -191,7 +192,8 @@ std::string Searcher::explain(const QueryNode* query) const {
   if (!query) return "empty (the query analyzed to nothing)\n";
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false, /*dry_run=*/true);
-  std::string out = "query " + prepared.text(prepared.root()) + "\n";
+  std::string out =
+      "query " + (prepared.matches_nothing() ? std::string(kMatchesNothingText) : prepared.text(prepared.root())) + "\n";
   for (const auto& segment : index_->segments()) {
     out += "segment " + segment.reader->name() + " base=" + std::to_string(segment.base) +
            " docs=" + std::to_string(segment.reader->doc_count()) +

@@ -134,7 +134,7 @@ class QueryGenerator {
 
 // A random query in the query language, to exercise the parser's shapes.
 inline std::string random_query_text(std::mt19937& rng, Corpus& corpus, int depth) {
-  unsigned pick = rng() % 12;
+  unsigned pick = rng() % 14;
   if (depth <= 0 || pick < 4) return corpus.word();
   switch (pick) {
     case 4:
@@ -151,6 +151,14 @@ inline std::string random_query_text(std::mt19937& rng, Corpus& corpus, int dept
       return "NOT " + random_query_text(rng, corpus, depth - 1);
     case 10:
       return random_query_text(rng, corpus, depth - 1) + " OR -" + corpus.word();
+    case 11: {  // a clause beside its own negation, which the rewrite drops
+      const std::string q = random_query_text(rng, corpus, depth - 1);
+      return "((" + q + ") NOT (" + q + ") OR " + corpus.word() + ")";
+    }
+    case 12: {  // a repeated clause, which the rewrite weights
+      const std::string q = random_query_text(rng, corpus, depth - 1);
+      return "((" + q + ") OR (" + q + ") " + corpus.word() + ")";
+    }
     default:
       return random_query_text(rng, corpus, depth - 1) + " AND " + random_query_text(rng, corpus, depth - 1);
   }

@@ -17,7 +17,7 @@ class RewriteTest : public ::testing::Test {
  protected:
   std::string rewritten(std::string_view query) {
     auto parsed = parse_query(query, analyzer_);
-    return parsed ? simplify_query(*parsed)->to_string() : "<nothing>";
+    return parsed ? query_to_string(simplify_query(*parsed).get()) : "<no query>";
   }
 
   Analyzer analyzer_;
@@ -50,6 +50,22 @@ TEST_F(RewriteTest, DoubleNegationsDisappear) {
   EXPECT_EQ(rewritten("NOT NOT cat"), "cat");
   EXPECT_EQ(rewritten("dog NOT NOT NOT cat"), "AND(dog, NOT(cat))");
   EXPECT_EQ(rewritten("-cat -cat"), "NOT(cat)^2");
+}
+
+TEST_F(RewriteTest, ATermAndItsNegationMatchNothing) {
+  EXPECT_EQ(rewritten("fish NOT fishing"), "<nothing>");  // both analyze to fish
+  EXPECT_EQ(rewritten("cat dog -cat"), "<nothing>");
+  EXPECT_EQ(rewritten("(cat OR dog) -(dog OR cat)"), "AND(OR(cat, dog), NOT(OR(dog, cat)))");  // order differs
+  EXPECT_EQ(rewritten("(cat OR dog) -(cat OR dog)"), "<nothing>");
+  EXPECT_EQ(rewritten("bird OR (cat -cat)"), "bird");
+  EXPECT_EQ(rewritten("bird OR (cat -cat) OR dog"), "OR(bird, dog)");
+  EXPECT_EQ(rewritten("(cat -cat) OR (dog -dog)"), "<nothing>");
+  EXPECT_EQ(rewritten("bird (cat OR (dog -dog))"), "AND(bird, cat)");
+  // NOT of nothing is every doc: kept as written.
+  EXPECT_EQ(rewritten("bird -(cat -cat)"), "AND(bird, NOT(AND(cat, NOT(cat))))");
+  // Not a contradiction: another field, or a negated phrase.
+  EXPECT_EQ(rewritten("title:cat -cat"), "AND(title:cat, NOT(cat))");
+  EXPECT_EQ(rewritten("cat -\"wild cat\""), "AND(cat, NOT(\"wild cat\"))");
 }
 
 TEST_F(RewriteTest, ClausesThatDifferOnlyInOrderAreKept) {

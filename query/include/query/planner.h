@@ -33,6 +33,9 @@ class PreparedQuery {
  public:
   PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring);
 
+  // After rewriting the query may match nothing (x AND NOT x): then there
+  // is no root, and every segment's plan is empty.
+  bool matches_nothing() const { return !root_; }
   const QueryNode& root() const { return *root_; }
   // Null for a node without weight (not a leaf, or prepared without scores).
   const Bm25Weight* weight(const QueryNode& leaf) const;

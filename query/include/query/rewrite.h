@@ -13,7 +13,10 @@ namespace fts {
 // `OR(a^2, b)`, `a AND a` becomes `a^2`, as Lucene sums the scores of
 // duplicate clauses. Scores are sums over the positive leaves, so a weight
 // multiplies every leaf below it and neither rewrite changes a result or a
-// score. Throws std::invalid_argument for a malformed hand-built tree.
+// score. Clauses that match nothing go: an AND holding x and NOT x (as
+// `fish NOT fishing` analyzes), and with it an OR clause of that shape; null
+// when the whole query matches nothing. Throws std::invalid_argument for a
+// malformed hand-built tree.
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node);
 
 }  // namespace fts
