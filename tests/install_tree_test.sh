@@ -3,10 +3,13 @@
 #   - include/ holds exactly include/fts/*.h (and the generated version.h),
 #     each compiling alone against the install tree, none including a header
 #     outside <fts/...> and the standard library;
-#   - libfts.so has a SONAME and exports only fts:: names of the public API.
-#   install_tree_test.sh SOURCE_DIR BUILD_DIR
+#   - libfts.so has a SONAME and exports only fts:: names of the public API;
+#   - with PYTHON given (the build has the Python module), the module is
+#     installed into the site packages under the prefix, loads the installed
+#     libfts, and `import fts` from there indexes and searches.
+#   install_tree_test.sh SOURCE_DIR BUILD_DIR [PYTHON]
 set -euo pipefail
-src=$1 build=$2
+src=$1 build=$2 python=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
@@ -37,3 +40,22 @@ leaks=$(echo "$names" | grep -Ev "^fts::($public)(::[A-Za-z_]+)?$" || true)
 leaks+=$(echo "$names" | grep -E '::(Impl|Shared)(::|$)' || true)
 [ -z "$leaks" ] || fail "libfts exports internals:"$'\n'"$leaks"
 echo "install tree: $(echo "$installed" | wc -l) public headers, SONAME $soname, exports only the API"
+
+[ -n "$python" ] || exit 0
+module=$(find "$tmp/prefix" -name 'fts.cpython-*.so')
+[ "$(echo "$module" | grep -c .)" = 1 ] || fail "want one Python module fts.cpython-*.so installed, found: '$module'"
+site=$(dirname "$module")
+[[ "$site" =~ /(site|dist)-packages$ ]] || fail "Python module installed into $site, not site packages"
+resolved=$(ldd "$module" | awk '/libfts\.so/ {print $3}')
+[ -n "$resolved" ] && [ "$(realpath "$resolved")" = "$(realpath "$lib")" ] || fail "installed module loads libfts from '$resolved', not the install tree"
+(cd "$tmp" && PYTHONPATH="$site" "$python" - "$site" "$tmp/py-index" "$src/data/sample.xml") <<'PY' || fail "import fts from the install tree failed"
+import sys
+site, index_dir, sample = sys.argv[1:]
+import fts
+assert fts.__file__.startswith(site), fts.__file__
+with fts.IndexWriter(index_dir) as writer:
+    writer.add_dump(sample)
+hits = fts.Index(index_dir).search("wild cat", limit=1)
+assert hits.total_hits == 17 and hits[0].title == "Wild cat", hits
+PY
+echo "install tree: import fts works from $site"
