@@ -6,34 +6,21 @@
 #include <initializer_list>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
+#include "engine/fts.h"
 #include "serve/assets.h"
+#include "serve/json_response.h"
 #include "serve/url.h"
+#include "serve/write_api.h"
 
 namespace fts::serve {
 
 namespace {
-
-using json = nlohmann::ordered_json;
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 double round3(double ms) { return std::round(ms * 1000.0) / 1000.0; }
-
-// Document text may hold any bytes: invalid UTF-8 goes out as U+FFFD rather
-// than failing the response.
-std::string to_body(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-ApiResponse json_response(unsigned status, const json& j) {
-  ApiResponse r;
-  r.status = status;
-  r.body = to_body(j);
-  r.body.push_back('\n');
-  return r;
-}
 
 bool is_word_byte(unsigned char c) { return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
 
@@ -61,10 +48,13 @@ struct Api::Params {
   std::string q;
   size_t limit = 10, offset = 0;
   SearchOptions::Sort sort = SearchOptions::Sort::kScore;
+  // As fts-search --total-hits: exact up to this many hits, a lower bound
+  // past it (the top hits stay exact); "exact" counts them all.
+  uint64_t total_hits_threshold = 1000;
 };
 
-Api::Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits)
-    : index_(index), metrics_(metrics), limits_(limits), started_(now_ms()) {}
+Api::Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits, const WriteApi* writes)
+    : index_(index), metrics_(metrics), limits_(limits), writes_(writes), started_(now_ms()) {}
 
 ApiResponse Api::error(unsigned status, std::string_view message) {
   return json_response(status, json{{"error", message}, {"status", status}});
@@ -76,7 +66,7 @@ namespace {
 // number or a bound passed is a 400 that names the parameter.
 std::optional<ApiResponse> read_params(const Target& target, std::initializer_list<std::string_view> allowed,
                                        const ApiLimits& limits, auto& p) {
-  bool seen_q = false, seen_limit = false, seen_offset = false, seen_sort = false;
+  bool seen_q = false, seen_limit = false, seen_offset = false, seen_sort = false, seen_total = false;
   auto number = [&](const std::string& key, const std::string& value, size_t max, size_t& out,
                     bool& seen) -> std::optional<ApiResponse> {
     if (seen) return Api::error(400, key + " given twice");
@@ -105,6 +95,17 @@ std::optional<ApiResponse> read_params(const Target& target, std::initializer_li
       seen_sort = true;
       if (value != "score" && value != "doc") return Api::error(400, "sort is score or doc, not '" + value + "'");
       p.sort = value == "doc" ? SearchOptions::Sort::kDocId : SearchOptions::Sort::kScore;
+    } else if (key == "total_hits") {
+      if (seen_total) return Api::error(400, "total_hits given twice");
+      seen_total = true;
+      if (value == "exact") {
+        p.total_hits_threshold = SearchOptions::kExactHitCount;
+      } else {
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), p.total_hits_threshold);
+        if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+          return Api::error(400, "total_hits is a whole number or exact, not '" + value + "'");
+        }
+      }
     }
   }
   bool wants_q = false;
@@ -128,15 +129,15 @@ std::chrono::milliseconds engine_budget(double ms) {
   return std::chrono::milliseconds(std::max<int64_t>(1, static_cast<int64_t>(std::ceil(ms))));
 }
 
-ApiResponse over_budget(const char* what, double budget_ms) {
-  return Api::error(504, std::string("the ") + what + " took longer than its budget of " + std::to_string(budget_ms) + " ms");
+// The writer's state (null on a read-only server).
+json writer_stats(const WriteApi* writes) {
+  if (!writes) return nullptr;
+  WriterStatus w = writes->status();
+  return {{"uncommitted_adds", w.uncommitted_adds}, {"uncommitted_deletes", w.uncommitted_deletes}, {"next_doc_id", w.next_doc_id}};
 }
 
-ApiResponse syntax_error(const std::string& q, const QuerySyntaxError& e) {
-  return json_response(400, json{{"error", "syntax error at position " + std::to_string(e.position()) + ": " + e.what()},
-                                 {"status", 400},
-                                 {"position", e.position()},
-                                 {"query", q}});
+ApiResponse over_budget(const char* what, double budget_ms) {
+  return Api::error(504, std::string("the ") + what + " took longer than its budget of " + std::to_string(budget_ms) + " ms");
 }
 
 }  // namespace
@@ -152,21 +153,29 @@ ApiResponse Api::handle(const ApiRequest& request) const {
     r.headers.emplace_back("Allow", "GET, HEAD");
     return r;
   };
+  // /docs and /commit take writes only; /docs/{id} is read with GET too.
+  const bool one_doc = path.starts_with("/docs/");
+  if (path == "/docs" || path == "/commit" || (one_doc && !get)) {
+    if (writes_) return writes_->handle(request, target);
+    ApiResponse r = error(405, std::string(request.method) + " is not allowed on " + path +
+                                   ": the server is read-only (fts-serve --writable --token-file FILE takes writes)");
+    r.headers.emplace_back("Allow", one_doc ? "GET, HEAD" : "");
+    return r;
+  }
 
   try {
     if (path == "/search" || path == "/count" || path == "/explain") {
       if (!get) return not_allowed();
       Params p;
       std::initializer_list<std::string_view> allowed = {"q"};
-      std::initializer_list<std::string_view> search_params = {"q", "limit", "offset", "sort"};
+      std::initializer_list<std::string_view> search_params = {"q", "limit", "offset", "sort", "total_hits"};
       if (path == "/search") allowed = search_params;
       if (auto e = read_params(target, allowed, limits_, p)) return *e;
       if (path == "/search") return search(p);
       if (path == "/count") return count(p);
       return explain(p);
     }
-    if (path.starts_with("/docs/")) {
-      if (!get) return not_allowed();
+    if (one_doc) {
       if (!target.params.empty()) return error(400, "unknown parameter '" + target.params[0].first + "'");
       return document(std::string_view(path).substr(6));
     }
@@ -192,8 +201,8 @@ ApiResponse Api::handle(const ApiRequest& request) const {
     return error(404, "no such endpoint: " + path);
   } catch (const QuerySyntaxError& e) {
     Params p;
-    (void)read_params(target, {"q", "limit", "offset", "sort"}, limits_, p);
-    return syntax_error(p.q, e);
+    (void)read_params(target, {"q", "limit", "offset", "sort", "total_hits"}, limits_, p);
+    return syntax_error_response(p.q, e);
   } catch (const std::bad_alloc&) {
     return error(503, "out of memory");
   } catch (const std::exception& e) {
@@ -208,6 +217,7 @@ ApiResponse Api::search(const Params& p) const {
   options.limit = p.limit;
   options.offset = p.offset;
   options.sort = p.sort;
+  options.total_hits_threshold = p.total_hits_threshold;
   options.time_budget = engine_budget(limits_.time_budget_ms);
   Results r;
   try {
@@ -232,7 +242,7 @@ ApiResponse Api::search(const Params& p) const {
   }
   return json_response(200, json{{"query", p.q},
                                  {"total_hits", r.total_hits},
-                                 {"total_hits_relation", "eq"},
+                                 {"total_hits_relation", r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte"},
                                  {"took_ms", round3(took)},
                                  {"limit", p.limit},
                                  {"offset", p.offset},
@@ -268,8 +278,12 @@ ApiResponse Api::document(std::string_view id_text) const {
     return error(404, "no document '" + std::string(id_text) + "' (ids are whole numbers)");
   }
   std::shared_ptr<const Index> index = index_.current();
-  if (id >= index->doc_count()) return error(404, "no document " + std::to_string(id));
-  StoredDoc d = InternalAccess::reader(*index).stored(id);
+  Document d;
+  try {
+    d = index->document(id);
+  } catch (const ArgumentError&) {  // never given, or deleted
+    return error(404, "no document " + std::to_string(id));
+  }
   return json_response(200, json{{"doc", id}, {"title", d.title}, {"url", d.url}, {"abstract", d.abstract}});
 }
 
@@ -279,8 +293,10 @@ ApiResponse Api::stats() const {
   LatencySummary l = metrics_.latency();
   return json_response(
       200, json{{"docs", index->doc_count()},
+                // The public API has no segment count: the engine's tools' access.
                 {"segments", InternalAccess::reader(*index).segments().size()},
-                {"generation", InternalAccess::reader(*index).generation()},
+                {"generation", index->generation()},
+                {"writer", writer_stats(writes_)},
                 {"reloads", index_.reloads()},
                 {"uptime_s", round3((now_ms() - started_) / 1000.0)},
                 {"filter_cache",
@@ -301,7 +317,7 @@ ApiResponse Api::stats() const {
 ApiResponse Api::health() const {
   if (draining_.load(std::memory_order_relaxed)) return json_response(503, json{{"status", "draining"}});
   std::shared_ptr<const Index> index = index_.current();
-  return json_response(200, json{{"status", "ok"}, {"docs", index->doc_count()}, {"generation", InternalAccess::reader(*index).generation()}});
+  return json_response(200, json{{"status", "ok"}, {"docs", index->doc_count()}, {"generation", index->generation()}});
 }
 
 }  // namespace fts::serve

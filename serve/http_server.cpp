@@ -59,6 +59,9 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
   net::io_context ioc;
   tcp::acceptor acceptor;
   net::thread_pool search_pool;
+  // Writes (POST, DELETE) run here, one at a time: a commit that takes a
+  // while never holds a search thread.
+  net::thread_pool write_pool;
   net::signal_set signals;
   net::steady_timer reload_timer;
   net::steady_timer drain_timer;
@@ -80,6 +83,7 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
         ioc(static_cast<int>(std::max(1u, options.threads))),
         acceptor(ioc),
         search_pool(std::max(1u, options.threads)),
+        write_pool(1),
         signals(ioc, SIGTERM, SIGINT),
         reload_timer(ioc),
         drain_timer(ioc),
@@ -293,11 +297,16 @@ class Session : public std::enable_shared_from_this<Session> {
       return send(std::move(r), false);
     }
     request_ = parser_->release();
-    net::post(core_->search_pool, [self = shared_from_this(), guard = net::make_work_guard(stream_.get_executor())] {
+    const bool write = request_.method() == http::verb::post || request_.method() == http::verb::delete_;
+    auto& pool = write ? core_->write_pool : core_->search_pool;
+    net::post(pool, [self = shared_from_this(), guard = net::make_work_guard(stream_.get_executor())] {
       const auto& req = self->request_;
-      auto auth = req.find(http::field::authorization);
+      auto header = [&req](http::field f) {
+        auto it = req.find(f);
+        return it == req.end() ? std::string_view() : std_view(it->value());
+      };
       ApiRequest api_request{std_view(req.method_string()), std_view(req.target()), req.body(),
-                             auth == req.end() ? std::string_view() : std_view(auth->value())};
+                             header(http::field::authorization), header(http::field::content_type)};
       ApiResponse response = self->core_->api.handle(api_request);
       self->core_->pending.fetch_sub(1);
       net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
@@ -498,6 +507,7 @@ HttpServer::HttpServer(HttpOptions options, Api& api, IndexHolder& index, Metric
 
 HttpServer::~HttpServer() {
   core_->search_pool.join();
+  core_->write_pool.join();
 }
 
 uint16_t HttpServer::port() const { return core_->acceptor.local_endpoint().port(); }
@@ -509,6 +519,7 @@ void HttpServer::run() {
   core_->ioc.run();
   for (auto& t : threads) t.join();
   core_->search_pool.join();
+  core_->write_pool.join();
 }
 
 void HttpServer::drain() {

@@ -6,11 +6,9 @@
 
 namespace fts::serve {
 
-IndexHolder::IndexHolder(std::string dir, size_t cache_bytes) : dir_(std::move(dir)), cache_bytes_(cache_bytes) {
+IndexHolder::IndexHolder(std::string dir, size_t cache_bytes) : dir_(std::move(dir)) {
   seen_ = stamp();
-  auto index = std::make_shared<const Index>(Index::open(dir_, cache_bytes_));
-  generation_ = InternalAccess::reader(*index).generation();
-  index_ = std::move(index);
+  index_ = std::make_shared<const Index>(Index::open(dir_, cache_bytes));
 }
 
 std::shared_ptr<const Index> IndexHolder::current() const {
@@ -35,19 +33,31 @@ std::string IndexHolder::reload_if_changed() {
     std::lock_guard lk(mu_);
     if (now == seen_) return "";
   }
-  try {
-    auto index = std::make_shared<const Index>(Index::open(dir_, cache_bytes_));
+  std::string why = refresh();
+  // On failure the stamp is not recorded: retried at the next look.
+  if (why.empty()) {
     std::lock_guard lk(mu_);
     seen_ = now;
+  }
+  return why;
+}
+
+std::string IndexHolder::refresh() {
+  // One refresh at a time (the reload timer and a commit may both ask), so
+  // an older snapshot never replaces a newer one.
+  std::lock_guard one_at_a_time(refresh_mu_);
+  try {
+    // Opened outside mu_ (file I/O): requests keep taking the old snapshot
+    // meanwhile. Unchanged segments and the filter cache are shared.
+    auto index = std::make_shared<const Index>(current()->reopen());
+    std::lock_guard lk(mu_);
     // Files came and went without a commit (a writer's temporary files):
-    // keep the snapshot, and its filter cache.
-    if (InternalAccess::reader(*index).generation() == generation_) return "";
-    generation_ = InternalAccess::reader(*index).generation();
+    // keep the snapshot.
+    if (index->generation() == index_->generation()) return "";
     index_ = std::move(index);
     ++reloads_;
     return "";
   } catch (const std::exception& e) {
-    // Retried at the next look: the stamp is not recorded.
     return e.what();
   }
 }

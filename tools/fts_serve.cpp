@@ -1,8 +1,10 @@
 // fts-serve: an HTTP/JSON search server with a search page.
 //   fts-serve --index DIR [--listen 127.0.0.1:8080] [--threads N] [options]
+//   fts-serve --index DIR --writable --token-file FILE   (POST /docs, DELETE /docs, POST /commit)
 // Prints "listening on http://HOST:PORT/" on stdout once it accepts
 // connections; SIGTERM drains in-flight requests and exits 0.
 #include <iostream>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -12,10 +14,13 @@
 #include "common/cli.h"
 #include "engine/fts.h"
 #include "serve/access_log.h"
+#include "serve/bearer_token.h"
+#include "serve/doc_writer.h"
 #include "serve/api.h"
 #include "serve/http_server.h"
 #include "serve/index_holder.h"
 #include "serve/metrics.h"
+#include "serve/write_api.h"
 
 namespace po = boost::program_options;
 using namespace fts;
@@ -47,8 +52,9 @@ void parse_listen(const std::string& text, serve::HttpOptions& o) {
 int main(int argc, char** argv) {
   serve::HttpOptions http;
   serve::ApiLimits limits;
-  std::string dir, access_log;
-  size_t cache_mb = 64;
+  std::string dir, access_log, token_file;
+  size_t cache_mb = 64, writer_ram_mb = 256;
+  bool writable = false;
   po::options_description named("options");
   auto ms = [](std::chrono::milliseconds& d) {
     return po::value<long>()->default_value(d.count())->notifier([&d](long v) { d = std::chrono::milliseconds(v); });
@@ -63,6 +69,9 @@ int main(int argc, char** argv) {
     ("cors", po::value<std::string>(&http.cors_origin), "allow this ORIGIN to call the API from a browser")
     ("access-log", po::value<std::string>(&access_log)->default_value("-"), "FILE, - for stderr, or none")
     ("cache-mb", po::value<size_t>(&cache_mb)->default_value(cache_mb), "filter cache size")
+    ("writable", po::bool_switch(&writable), "take writes (POST /docs, DELETE /docs, POST /commit); needs --token-file")
+    ("token-file", po::value<std::string>(&token_file), "FILE holding the bearer token writes must present")
+    ("writer-ram-mb", po::value<size_t>(&writer_ram_mb)->default_value(writer_ram_mb), "the writer's in-memory budget")
     ("max-connections", po::value<size_t>(&http.max_connections)->default_value(http.max_connections), "open connections; past it 503")
     ("max-pending", po::value<size_t>(&http.max_pending)->default_value(http.max_pending), "requests waiting for a search thread; past it 503")
     ("max-request-line", po::value<size_t>(&http.max_request_line)->default_value(http.max_request_line), "bytes; past it 414")
@@ -92,20 +101,34 @@ int main(int argc, char** argv) {
     parse_listen(vm["listen"].as<std::string>(), http);
     if (http.threads == 0) throw po::error("--threads must be at least 1");
     if (access_log == "none") access_log.clear();
+    if (writable && token_file.empty()) throw po::error("--writable needs --token-file FILE (the bearer token writes present)");
+    if (!writable && !token_file.empty()) throw po::error("--token-file is only for --writable");
   } catch (const po::error& e) {
     cli::print_error(kTool, e.what());
     return cli::kUsageError;
   }
 
   try {
+    const std::string token = writable ? serve::read_token_file(token_file) : "";
     serve::AccessLog log(access_log);
     serve::IndexHolder index(dir, cache_mb << 20);
+    // The writer holds the index lock for the server's life (LockError,
+    // naming the holder, when another writer has it).
+    std::unique_ptr<serve::DocWriter> writer;
+    std::unique_ptr<serve::WriteApi> writes;
+    if (writable) {
+      IndexWriterOptions options;
+      options.ram_mb = writer_ram_mb;
+      options.threads = 1;  // the write thread; searches keep the cores
+      writer = std::make_unique<serve::DocWriter>(index, options);
+      writes = std::make_unique<serve::WriteApi>(*writer, token);
+    }
     serve::Metrics metrics;
-    serve::Api api(index, metrics, limits);
+    serve::Api api(index, metrics, limits, writes.get());
     serve::HttpServer server(http, api, index, metrics, log);
     std::string where = http.host.find(':') == std::string::npos ? http.host : "[" + http.host + "]";
-    fmt::print("fts-serve: listening on http://{}:{}/ ({} docs, {} threads)\n", where, server.port(),
-               index.current()->doc_count(), http.threads);
+    fmt::print("fts-serve: listening on http://{}:{}/ ({} docs, {} threads{})\n", where, server.port(),
+               index.current()->doc_count(), http.threads, writable ? ", writable" : "");
     std::fflush(stdout);
     log.note("listening", fmt::format("{}:{}", where, server.port()));
     server.run();

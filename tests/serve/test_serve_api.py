@@ -51,6 +51,51 @@ def test_search_equals_fts_search(server, index, query):
     assert isinstance(body["took_ms"], float) or isinstance(body["took_ms"], int)
 
 
+@pytest.mark.parametrize("query", ["-zebrafinch", "cat OR dog OR the OR a", "cat"])
+@pytest.mark.parametrize("total", ["1", "10", "exact"])
+def test_total_hits_threshold_as_fts_search(server, index, query, total):
+    status, body = server.get_json(f"/search?q={q(query)}&limit=3&total_hits={total}")
+    assert status == 200
+    expected = json.loads(fts_search(index, "--json", "--limit", "3", "--total-hits", total, query))
+    assert (body["total_hits"], body["total_hits_relation"]) == (expected["total_hits"], expected["total_hits_relation"])
+    assert [h["doc"] for h in body["hits"]] == [h["doc"] for h in expected["hits"]]
+    exact = int(fts_search(index, "--count", query))
+    if body["total_hits_relation"] == "eq":
+        assert body["total_hits"] == exact
+    else:
+        assert body["total_hits_relation"] == "gte" and total != "exact"
+        assert int(total) <= body["total_hits"] <= exact
+
+
+def test_total_hits_is_a_lower_bound_past_the_threshold(tmp):
+    # Enough docs of few words that top-k of an OR may skip counting.
+    import random
+    rng = random.Random(7)
+    d = tempfile.mkdtemp(prefix="fts-serve-total-", dir=tmp)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "kappa"]
+    docs = [(f"Doc {i}", f"https://example.org/{i}", " ".join(rng.choice(words) for _ in range(rng.randint(3, 30))))
+            for i in range(2000)]
+    write_dump(os.path.join(d, "words.xml"), docs)
+    index = os.path.join(d, "index")
+    build_index(index, [os.path.join(d, "words.xml")])
+    query = "alpha OR beta"
+    exact = int(fts_search(index, "--count", query))
+    with Server(index, tmp=tmp) as s:
+        _, lower = s.get_json(f"/search?q={q(query)}&limit=3&total_hits=10")
+        cli = json.loads(fts_search(index, "--json", "--limit", "3", "--total-hits", "10", query))
+        assert lower["total_hits_relation"] == cli["total_hits_relation"] == "gte"
+        assert 10 <= lower["total_hits"] == cli["total_hits"] <= exact
+        _, full = s.get_json(f"/search?q={q(query)}&limit=3&total_hits=exact")
+        assert (full["total_hits"], full["total_hits_relation"]) == (exact, "eq")
+        assert [h["doc"] for h in full["hits"]] == [h["doc"] for h in lower["hits"]]  # the top is exact either way
+
+
+def test_total_hits_default_is_the_cli_default(server, index):
+    _, body = server.get_json("/search?q=" + q("-zebrafinch") + "&limit=1")
+    expected = json.loads(fts_search(index, "--json", "--limit", "1", "-zebrafinch"))
+    assert (body["total_hits"], body["total_hits_relation"]) == (expected["total_hits"], "eq")
+
+
 def test_highlights_mark_the_query_terms(server):
     status, body = server.get_json("/search?q=cat&limit=10")
     assert status == 200 and body["hits"]
@@ -175,6 +220,10 @@ def test_syntax_error_has_position(server):
     ("/search?q=cat&offset=10001", "offset is at most 10000"),
     ("/search?q=cat&limit=99999999999999999999999", "limit must be a whole number"),
     ("/search?q=cat&sort=random", "sort is score or doc"),
+    ("/search?q=cat&total_hits=many", "total_hits is a whole number or exact"),
+    ("/search?q=cat&total_hits=-5", "total_hits is a whole number or exact"),
+    ("/search?q=cat&total_hits=1&total_hits=2", "total_hits given twice"),
+    ("/count?q=cat&total_hits=5", "unknown parameter 'total_hits'"),
     ("/search?q=" + "a" * 1025, "longer than 1024 bytes"),
     ("/search?q=" + "+".join(["w%d" % i for i in range(65)]), "more than 64 words"),
     ("/search?q=%", "bad percent-encoding in q"),
@@ -197,13 +246,16 @@ def test_bad_parameters_are_400(server, target, needle):
 def test_unknown_path_404_and_method_405(server):
     status, body = server.get_json("/nope")
     assert status == 404 and "no such endpoint" in body["error"]
-    for method, path in [("POST", "/search?q=cat"), ("DELETE", "/docs/1"), ("POST", "/docs"), ("POST", "/commit"),
-                         ("PUT", "/"), ("DELETE", "/docs?url=x"), ("PATCH", "/stats")]:
+    for method, path in [("POST", "/search?q=cat"), ("PUT", "/"), ("PATCH", "/stats"), ("DELETE", "/docs/1")]:
         status, headers, body = server.request(method, path, body=b"")
-        assert status in (404, 405), (method, path)
-        if status == 405:
-            assert "GET" in headers["Allow"]
-            assert json.loads(body)["status"] == 405
+        assert status == 405, (method, path)
+        assert "GET" in headers["Allow"] and "DELETE" not in headers["Allow"]
+        assert json.loads(body)["status"] == 405
+    # The write endpoints of a server started without --writable.
+    for method, path in [("POST", "/docs"), ("POST", "/commit"), ("DELETE", "/docs?url=x"), ("PUT", "/docs")]:
+        status, headers, body = server.request(method, path, body=b'{"title": "x"}')
+        assert status == 405, (method, path)
+        assert headers["Allow"] == "" and "read-only" in json.loads(body)["error"]
     status, _, _ = server.request("POST", "/search?q=cat", body=b"")
     assert status == 405
 

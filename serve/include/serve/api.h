@@ -2,8 +2,11 @@
 // response out. Routes, parameter checks and bounds, JSON bodies, error
 // statuses; the transport (serve/http_server.h) adds the connection limits.
 //
-//   GET /search?q=&limit=&offset=&sort=score|doc   GET /count?q=   GET /explain?q=
+//   GET /search?q=&limit=&offset=&sort=score|doc&total_hits=N|exact
+//   GET /count?q=   GET /explain?q=
 //   GET /docs/{id}   GET /stats   GET /health   GET / (the search page)
+// and, on a --writable server, the write endpoints (serve/write_api.h);
+// without one they answer 405.
 #pragma once
 
 #include <atomic>
@@ -31,6 +34,7 @@ struct ApiRequest {
   std::string_view target;  // "/search?q=cat"
   std::string_view body;
   std::string_view authorization;  // the Authorization header, if any
+  std::string_view content_type;   // the Content-Type header, if any
 };
 
 struct ApiResponse {
@@ -40,9 +44,12 @@ struct ApiResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Type
 };
 
+class WriteApi;
+
 class Api {
  public:
-  Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits);
+  // writes: null for a read-only server.
+  Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits, const WriteApi* writes = nullptr);
 
   ApiResponse handle(const ApiRequest& request) const;
 
@@ -64,6 +71,7 @@ class Api {
   IndexHolder& index_;
   const Metrics& metrics_;
   ApiLimits limits_;
+  const WriteApi* writes_;
   std::atomic<bool> draining_{false};
   double started_ = 0;
 };

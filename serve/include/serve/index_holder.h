@@ -1,7 +1,8 @@
-// The index snapshot requests search. A commit by any writer (this server's
-// or an fts-index run) is picked up without a restart: reload_if_changed()
-// runs on a timer, and each request takes the snapshot current when it
-// starts, so a request never sees half of a commit.
+// The index snapshot requests search. A commit by any writer is picked up
+// without a restart: this server's own writer (serve/doc_writer.h) calls
+// refresh() before it acknowledges a commit, reload_if_changed() runs on a
+// timer for the others (an fts-index run); each request takes the snapshot
+// current when it starts, so a request never sees half of a commit.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/fts.h"
+#include "fts/index.h"
 
 namespace fts::serve {
 
@@ -27,6 +28,10 @@ class IndexHolder {
   // one-line reason the new state could not be opened (the old snapshot
   // stays in use).
   std::string reload_if_changed();
+  // Reopens the index at its last commit (Index::reopen: unchanged segments
+  // and the filter cache are shared) and swaps it in if it is newer. Returns
+  // an empty string or the one-line reason it could not be opened.
+  std::string refresh();
 
  private:
   struct DirStamp {
@@ -37,11 +42,10 @@ class IndexHolder {
   DirStamp stamp() const;
 
   std::string dir_;
-  size_t cache_bytes_;
-  mutable std::mutex mu_;
+  mutable std::mutex mu_;  // guards index_, seen_, reloads_; held only to read or swap
+  std::mutex refresh_mu_;
   std::shared_ptr<const Index> index_;
   DirStamp seen_;
-  uint64_t generation_ = 0;
   uint64_t reloads_ = 0;
 };
 
