@@ -37,6 +37,19 @@ std::vector<DocId> DocWriter::add(std::vector<Document> docs) {
   return ids;
 }
 
+std::vector<DocId> DocWriter::update(std::vector<Document> docs) {
+  std::lock_guard lk(mu_);
+  std::vector<DocId> ids;
+  ids.reserve(docs.size());
+  for (Document& d : docs) {
+    ids.push_back(writer_.update(std::move(d)));
+    adds_.fetch_add(1, std::memory_order_relaxed);
+    deletes_.fetch_add(1, std::memory_order_relaxed);
+  }
+  next_doc_id_.store(writer_.next_doc_id(), std::memory_order_relaxed);
+  return ids;
+}
+
 bool DocWriter::delete_doc(DocId id) {
   std::lock_guard lk(mu_);
   if (id >= writer_.next_doc_id()) return false;

@@ -59,7 +59,7 @@ struct HttpServer::Core : std::enable_shared_from_this<HttpServer::Core> {
   net::io_context ioc;
   tcp::acceptor acceptor;
   net::thread_pool search_pool;
-  // Writes (POST, DELETE) run here, one at a time: a commit that takes a
+  // Writes (POST, PUT, DELETE) run here, one at a time: a commit that takes a
   // while never holds a search thread.
   net::thread_pool write_pool;
   net::signal_set signals;
@@ -283,7 +283,7 @@ class Session : public std::enable_shared_from_this<Session> {
       ApiResponse r;
       r.status = 204;
       r.content_type.clear();
-      r.headers = {{"Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE"},
+      r.headers = {{"Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE"},
                    {"Access-Control-Allow-Headers", "Authorization, Content-Type"},
                    {"Access-Control-Max-Age", "600"}};
       return send(std::move(r), false);
@@ -297,7 +297,8 @@ class Session : public std::enable_shared_from_this<Session> {
       return send(std::move(r), false);
     }
     request_ = parser_->release();
-    const bool write = request_.method() == http::verb::post || request_.method() == http::verb::delete_;
+    const bool write = request_.method() == http::verb::post || request_.method() == http::verb::put ||
+                       request_.method() == http::verb::delete_;
     auto& pool = write ? core_->write_pool : core_->search_pool;
     net::post(pool, [self = shared_from_this(), guard = net::make_work_guard(stream_.get_executor())] {
       const auto& req = self->request_;

@@ -69,14 +69,16 @@ ApiResponse WriteApi::handle(const ApiRequest& request, const Target& target) co
   const std::string_view method = request.method;
   const bool one_doc = path.starts_with("/docs/");
   if (one_doc && method != "DELETE") return method_not_allowed(method, path, "GET, HEAD, DELETE");
-  if (path == "/docs" && method != "POST" && method != "DELETE") return method_not_allowed(method, path, "POST, DELETE");
+  if (path == "/docs" && method != "POST" && method != "PUT" && method != "DELETE") {
+    return method_not_allowed(method, path, "POST, PUT, DELETE");
+  }
   if (path == "/commit" && method != "POST") return method_not_allowed(method, path, "POST");
   // Routing first, so a wrong method says 405 whoever asks; then who asks.
   if (!bearer_matches(request.authorization, token_)) return unauthorized(!request.authorization.empty());
   try {
     if (one_doc) return delete_one(std::string_view(path).substr(6), target);
     if (path == "/commit") return commit(target);
-    if (method == "POST") return add(request, target);
+    if (method == "POST" || method == "PUT") return add(request, target, method == "PUT");
     return delete_matching(target);
   } catch (const QuerySyntaxError& e) {
     std::string q;
@@ -87,7 +89,7 @@ ApiResponse WriteApi::handle(const ApiRequest& request, const Target& target) co
   }
 }
 
-ApiResponse WriteApi::add(const ApiRequest& request, const Target& target) const {
+ApiResponse WriteApi::add(const ApiRequest& request, const Target& target, bool update) const {
   if (auto e = no_params(target)) return *e;
   std::vector<Document> docs;
   std::string why;
@@ -99,14 +101,23 @@ ApiResponse WriteApi::add(const ApiRequest& request, const Target& target) const
       why = parse_dump(request.body, docs);
       break;
     case BodyFormat::kUnsupported:
-      return Api::error(415, "POST /docs takes JSON lines (application/x-ndjson) or a dump (application/xml or "
+      return Api::error(415, std::string(request.method) + " /docs takes JSON lines (application/x-ndjson) or a dump (application/xml or "
                              "application/gzip), not " + std::string(request.content_type));
   }
   if (!why.empty()) return Api::error(400, why + " (nothing was added)");
   if (docs.empty()) return Api::error(400, "the body holds no document");
+  if (update) {
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (docs[i].url.empty()) {
+        return Api::error(400, "document " + std::to_string(i + 1) +
+                                   " has no url: PUT /docs replaces the docs with its url (nothing was added)");
+      }
+    }
+  }
   const size_t n = docs.size();
-  std::vector<DocId> ids = writer_.add(std::move(docs));
-  return json_response(200, json{{"added", n}, {"ids", ids}, {"uncommitted_adds", writer_.status().uncommitted_adds}});
+  std::vector<DocId> ids = update ? writer_.update(std::move(docs)) : writer_.add(std::move(docs));
+  return json_response(
+      200, json{{update ? "updated" : "added", n}, {"ids", ids}, {"uncommitted_adds", writer_.status().uncommitted_adds}});
 }
 
 ApiResponse WriteApi::delete_one(std::string_view id_text, const Target& target) const {

@@ -61,8 +61,8 @@ def stats(server):
 
 # ------------------------------------------------------------------ auth
 
-@pytest.mark.parametrize("method,target", [("POST", "/docs"), ("POST", "/commit"), ("DELETE", "/docs/1"),
-                                           ("DELETE", "/docs?url=x")])
+@pytest.mark.parametrize("method,target", [("POST", "/docs"), ("PUT", "/docs"), ("POST", "/commit"),
+                                           ("DELETE", "/docs/1"), ("DELETE", "/docs?url=x")])
 @pytest.mark.parametrize("authorization", [None, "Bearer wrong", f"Basic {TOKEN}", f"Bearer {TOKEN}x",
                                            f"Bearer {TOKEN[:-1]}", "Bearer", ""])
 def test_writes_need_the_token(ws, method, target, authorization):
@@ -85,7 +85,7 @@ def test_the_scheme_is_case_insensitive(ws):
 
 
 def test_wrong_method_on_a_write_endpoint_405(ws):
-    for method, path, allow in [("GET", "/commit", "POST"), ("PUT", "/docs", "POST, DELETE"),
+    for method, path, allow in [("GET", "/commit", "POST"), ("PATCH", "/docs", "POST, PUT, DELETE"),
                                 ("POST", "/docs/3", "GET, HEAD, DELETE")]:
         status, headers, _ = ws.request(method, path, headers=AUTH)
         assert status == 405 and headers["Allow"] == allow, (method, path)
@@ -180,6 +180,24 @@ def test_body_limit_413(tmp):
         status, _ = call(s, "POST", "/docs", lines({"title": "x" * 2000}), NDJSON)
         assert status == 413
         assert s.alive() and call(s, "POST", "/docs", lines({"title": "small"}), NDJSON)[0] == 200
+
+
+def test_put_replaces_the_docs_with_each_url(ws):
+    add_and_commit(ws, {"title": "Ibis", "url": "https://example.org/ibis", "abstract": "an ibis wades"},
+                   {"title": "Ibis copy", "url": "https://example.org/ibis", "abstract": "an ibis again"},
+                   {"title": "Shoebill", "url": "https://example.org/shoebill", "abstract": "a shoebill waits"})
+    assert count(ws, "ibis") == 2
+    status, body = call(ws, "PUT", "/docs", lines({"title": "Ibis", "url": "https://example.org/ibis",
+                                                   "abstract": "the sacred ibis, revised"}), NDJSON)
+    assert status == 200 and body["updated"] == 1 and len(body["ids"]) == 1
+    assert count(ws, "ibis") == 2  # until the commit
+    assert call(ws, "POST", "/commit")[0] == 200
+    assert count(ws, "ibis") == 1 and count(ws, "revised") == 1 and count(ws, "shoebill") == 1
+    assert ws.get_json(f"/docs/{body['ids'][0]}")[1]["abstract"] == "the sacred ibis, revised"
+    before = stats(ws)["writer"]
+    status, err = call(ws, "PUT", "/docs", lines({"title": "has url", "url": "u"}, {"title": "no url"}), NDJSON)
+    assert status == 400 and "document 2 has no url" in err["error"]
+    assert stats(ws)["writer"] == before
 
 
 # ------------------------------------------------------------------ deletes

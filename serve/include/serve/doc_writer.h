@@ -37,6 +37,9 @@ class DocWriter {
   // Adds the docs in order; returns their ids. What was added before a
   // failure stays added (IoError: a segment could not be flushed).
   std::vector<DocId> add(std::vector<Document> docs);
+  // Each doc replaces the docs with its url (IndexWriter::update); returns
+  // the new ids.
+  std::vector<DocId> update(std::vector<Document> docs);
   // False, and nothing done, when no doc has that id: never given, or
   // deleted by a commit already.
   bool delete_doc(DocId id);

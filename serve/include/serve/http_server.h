@@ -2,7 +2,7 @@
 // Boost.Asio (epoll). N threads run one io_context for all sockets; requests
 // are answered on a pool of N search threads, so a slow search never stalls
 // other connections' I/O, and a bounded count of waiting requests turns
-// overload into 503 instead of an unbounded queue. Writes (POST, DELETE)
+// overload into 503 instead of an unbounded queue. Writes (POST, PUT, DELETE)
 // run on a thread of their own, one at a time, so a long commit holds
 // neither an io thread nor a search thread.
 //

@@ -1,6 +1,7 @@
 // The write endpoints of a --writable fts-serve, behind a bearer token:
 //   POST /docs            JSON lines of {"title","url","abstract"}, or a dump
 //                         (Content-Type: application/xml, or application/gzip)
+//   PUT /docs             the same body; each doc replaces the docs with its url
 //   DELETE /docs/{id}     DELETE /docs?url=URL     DELETE /docs?q=QUERY
 //   POST /commit
 // Adds and deletes become visible to searches at the next commit; a bad
@@ -25,7 +26,8 @@ class WriteApi {
   WriterStatus status() const { return writer_.status(); }
 
  private:
-  ApiResponse add(const ApiRequest& request, const Target& target) const;
+  // update: PUT, each doc replacing the docs with its url.
+  ApiResponse add(const ApiRequest& request, const Target& target, bool update) const;
   ApiResponse delete_one(std::string_view id_text, const Target& target) const;
   ApiResponse delete_matching(const Target& target) const;
   ApiResponse commit(const Target& target) const;
