@@ -153,17 +153,17 @@ ApiResponse Api::handle(const ApiRequest& request) const {
     r.headers.emplace_back("Allow", "GET, HEAD");
     return r;
   };
-  // /docs and /commit take writes only; /docs/{id} is read with GET too.
   const bool one_doc = path.starts_with("/docs/");
-  if (path == "/docs" || path == "/commit" || (one_doc && !get)) {
-    if (writes_) return writes_->handle(request, target);
-    ApiResponse r = error(405, std::string(request.method) + " is not allowed on " + path +
-                                   ": the server is read-only (fts-serve --writable --token-file FILE takes writes)");
-    r.headers.emplace_back("Allow", one_doc ? "GET, HEAD" : "");
-    return r;
-  }
 
   try {
+    // /docs and /commit take writes only; /docs/{id} is read with GET too.
+    if (path == "/docs" || path == "/commit" || (one_doc && !get)) {
+      if (writes_) return writes_->handle(request, target);  // failures (IoError...) are the 500 below
+      ApiResponse r = error(405, std::string(request.method) + " is not allowed on " + path +
+                                     ": the server is read-only (fts-serve --writable --token-file FILE takes writes)");
+      r.headers.emplace_back("Allow", one_doc ? "GET, HEAD" : "");
+      return r;
+    }
     if (path == "/search" || path == "/count" || path == "/explain") {
       if (!get) return not_allowed();
       Params p;

@@ -59,14 +59,14 @@ def make_test_index(tmp):
 class Server:
     """A running fts-serve; .port, .url, .log (the access log path)."""
 
-    def __init__(self, index, *args, tmp=None):
+    def __init__(self, index, *args, tmp=None, preexec_fn=None):
         self.tmp = tmp or tempfile.mkdtemp(prefix="fts-serve-")
         self.log = os.path.join(self.tmp, f"access-{time.monotonic_ns()}.log")
         self.stderr_path = self.log + ".stderr"
         self.stderr = open(self.stderr_path, "w")
         self.proc = subprocess.Popen(
             [tool("fts-serve"), "--index", index, "--listen", "127.0.0.1:0", "--access-log", self.log, *args],
-            stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+            stdout=subprocess.PIPE, stderr=self.stderr, text=True, preexec_fn=preexec_fn)
         line = self.proc.stdout.readline()
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
         if not m:

@@ -334,3 +334,33 @@ def test_startup_checks_of_the_token(windex, tmp):
                            capture_output=True, text=True, timeout=10)
         assert r.returncode == rc, (args, r.stderr)
         assert r.stderr.startswith("fts-serve: ") and r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ a failing disk
+
+def test_a_failed_commit_is_500_and_the_index_keeps_its_last_commit(tmp):
+    import resource
+    import signal
+    d = os.path.join(tmp, "full-disk-index")
+    build_index(d, [SAMPLE])
+    limit = 256 << 10  # bytes a file may grow to, as on a full disk: the first big segment fails
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write() fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    with Server(d, "--writable", "--token-file", token_file(tmp), tmp=tmp, preexec_fn=small_files) as s:
+        assert add_and_commit(s, {"title": "Small", "abstract": "a lemming fits"})
+        before = stats(s)
+        big = [{"title": f"Big {i}", "url": f"https://example.org/big/{i}",
+                "abstract": " ".join(f"word{(i * 7 + j) % 5000}" for j in range(80))} for i in range(4000)]
+        status, body = call(s, "POST", "/docs", lines(*big), NDJSON)
+        assert status == 200
+        status, body = call(s, "POST", "/commit")
+        assert status == 500 and body["status"] == 500 and body["error"], body
+        # Still answering, from the last commit.
+        after = stats(s)
+        assert (after["generation"], after["docs"]) == (before["generation"], before["docs"])
+        assert count(s, "lemming") == 1 and count(s, "word1") == 0
+    r = subprocess.run([tool("fts-index"), "check", d], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
