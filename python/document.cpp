@@ -13,16 +13,25 @@ namespace {
 
 constexpr const char* kFields = "title, url, abstract, links";
 
+std::string text_field(const std::string& name, py::handle value) {
+  if (!py::isinstance<py::str>(value)) {
+    throw py::type_error("document field " + name + " takes a str, not " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+  return value.cast<std::string>();
+}
+
 void set_field(fts::Document& d, const std::string& name, py::handle value) {
   if (name == "title") {
-    d.title = value.cast<std::string>();
+    d.title = text_field(name, value);
   } else if (name == "url") {
-    d.url = value.cast<std::string>();
+    d.url = text_field(name, value);
   } else if (name == "abstract") {
-    d.abstract = value.cast<std::string>();
+    d.abstract = text_field(name, value);
   } else if (name == "links") {
     if (py::isinstance<py::str>(value)) throw py::type_error("document field links takes a list of str, not a str");
-    d.links = value.cast<std::vector<std::string>>();
+    d.links.clear();
+    for (py::handle link : py::iter(value)) d.links.push_back(text_field("links", link));
   } else {
     throw py::type_error("'" + name + "' is not a document field (" + kFields + ")");
   }

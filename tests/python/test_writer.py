@@ -176,6 +176,10 @@ def test_bad_documents_are_type_errors(tmp_path):
             writer.add(["not", "a", "doc"])
         with pytest.raises(TypeError, match="list of str"):
             writer.add(title="x", links="y")
+        with pytest.raises(TypeError, match="title takes a str, not int"):
+            writer.add(title=5)
+        with pytest.raises(TypeError, match="links takes a str"):
+            writer.add({"title": "x", "links": ["ok", None]})
         assert writer.docs_added == 0
 
 
