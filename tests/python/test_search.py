@@ -45,14 +45,21 @@ def test_paging_doc_order_and_threshold_equal_fts_search(index, sample_index, qu
                      cli_json(sample_index, query, "--limit", "3", "--total-hits", "4"))
 
 
-def test_threshold_makes_total_a_lower_bound(tmp_path):
-    # Enough docs of a few words that ranking skips docs (the sample is too small).
+@pytest.fixture(scope="module")
+def big_index(tmp_path_factory):
+    """20,000 docs of ten words: enough that ranking skips docs and that a
+    search fills thousands of hits (the sample is too small for either)."""
     words = "cat dog red fish blue moon tree lake river town".split()
     rng = random.Random(1)
-    d = str(tmp_path / "big")
+    d = str(tmp_path_factory.mktemp("big") / "index")
     with fts.IndexWriter(d) as writer:
         for i in range(20000):
             writer.add(title=rng.choice(words), url=f"u{i}", abstract=" ".join(rng.choices(words, k=12)))
+    return d
+
+
+def test_threshold_makes_total_a_lower_bound(big_index):
+    d = big_index
     index = fts.Index(d)
     exact = index.search("cat OR dog", limit=10)
     bounded = index.search("cat OR dog", limit=10, total_hits_threshold=100)
@@ -60,6 +67,17 @@ def test_threshold_makes_total_a_lower_bound(tmp_path):
     assert bounded.total_hits_relation == "gte" and 100 <= bounded.total_hits <= exact.total_hits
     assert [(h.doc, h.score) for h in bounded] == [(h.doc, h.score) for h in exact]
     assert_same_hits(bounded, cli_json(d, "cat OR dog", "--limit", "10", "--total-hits", "100"))
+
+
+def test_a_search_past_its_budget_raises_timeout_error(big_index):
+    # The budget is checked every 4,096 hits filled with stored fields; filling
+    # 4,096 (decompressing each doc, analyzing it for its snippet) takes far
+    # more than the 1 ms budget on any machine, so the search cannot finish.
+    index = fts.Index(big_index)
+    with pytest.raises(fts.TimeoutError) as e:
+        index.search("-zzzunknownword", limit=20000, time_budget=0.001)
+    assert isinstance(e.value, TimeoutError) and e.value.where == "search" and "1 ms" in str(e.value)
+    assert len(index.search("-zzzunknownword", limit=20000, time_budget=60)) == 20000  # unaffected
 
 
 @pytest.mark.parametrize("query", QUERIES)
