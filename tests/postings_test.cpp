@@ -226,6 +226,68 @@ TEST(Postings, AdvanceMatchesLinearScan) {
   }
 }
 
+// Impacts (block_impact.h): each block's, the tail's and the term's bound
+// the length part of every doc they cover, and are tight (the largest part
+// rounded up to 16 bits); block_bound() names the block's last doc and
+// never moves the cursor.
+TEST(Postings, ImpactsBoundEveryDocAndAreTight) {
+  std::mt19937 rng(17);
+  for (size_t n : {2u, 127u, 128u, 129u, 1000u, 5000u}) {
+    Postings p = make_postings(rng, n, 5, n % 2 == 0);
+    std::vector<uint32_t> raw;  // title, abstract per doc
+    for (DocId d = 0; d <= p.docs.back(); ++d) {
+      raw.push_back(1 + rng() % 20);
+      raw.push_back(rng() % 8 == 0 ? 70000 : 1 + rng() % 400);  // some saturate
+    }
+    const DocLengths lengths(raw);
+    for (Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
+      VectorSink post;
+      PostingsWriter w(post, nullptr);
+      const TermInfo info = w.write(p.docs, p.freqs, {}, &lengths, field);
+      std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size());
+      PostingsCursor c(bytes, {}, info, "test");
+      const bool blocks = n >= kBlockSize;  // impacts live in the skip data
+      EXPECT_EQ(c.has_impacts(field), blocks) << n;
+      if (!blocks) continue;
+      EXPECT_FALSE(c.has_impacts(field == Field::kAny ? Field::kTitle : Field::kAny));
+      EXPECT_EQ(c.reference_average(), lengths.average(field));
+      double term_max = 0;
+      for (size_t first = 0; first < n; first += kBlockSize) {
+        const size_t last = std::min(n, first + kBlockSize);
+        double best = 0;
+        for (size_t i = first; i < last; ++i)
+          best = std::max(best, bm25_length_part(p.freqs[i], lengths.length(field, p.docs[i]), c.reference_average()));
+        term_max = std::max(term_max, best);
+        const PostingsCursor::Bound b = c.block_bound(p.docs[first]);
+        EXPECT_EQ(b.last, last - first == kBlockSize ? p.docs[last - 1] : kNoMoreDocs) << n << " " << first;
+        EXPECT_GE(impact_value(b.impact), best);
+        EXPECT_LE(impact_value(b.impact), best + 2.0 / 65535);
+        // Any target inside the block names the same block.
+        EXPECT_EQ(c.block_bound(p.docs[last - 1]).impact, b.impact);
+      }
+      EXPECT_GE(impact_value(c.term_impact()), term_max);
+      EXPECT_LE(impact_value(c.term_impact()), term_max + 2.0 / 65535);
+      // Past the last full block: the tail's bound (the tail's end is not in
+      // the skip data), or nothing when there is no tail.
+      const uint16_t past = c.block_bound(p.docs.back() + 1).impact;
+      if (n % kBlockSize == 0) EXPECT_EQ(past, 0);
+      else EXPECT_EQ(past, c.block_bound(p.docs[n - 1]).impact);
+      EXPECT_EQ(c.next(), p.docs[0]);  // block_bound() did not move the cursor
+    }
+  }
+}
+
+TEST(Postings, DocLengthsSaturateAsTheNormsDo) {
+  const std::vector<uint32_t> raw = {3, 70000, 65535, 1};
+  const DocLengths lengths(raw);
+  EXPECT_EQ(lengths.length(Field::kTitle, 0), 3u);
+  EXPECT_EQ(lengths.length(Field::kAbstract, 0), 65535u);
+  EXPECT_EQ(lengths.length(Field::kAny, 0), 65538u);
+  EXPECT_EQ(lengths.length(Field::kAny, 1), 65536u);
+  EXPECT_FLOAT_EQ(lengths.average(Field::kTitle), 32769.0f);  // of the raw lengths, as the norms' totals
+  EXPECT_FLOAT_EQ(lengths.average(Field::kAny), (3 + 70000 + 65535 + 1) / 2.0f);
+}
+
 TEST(Postings, AdvanceToSmallerTargetStays) {
   std::mt19937 rng(3);
   Postings p = make_postings(rng, 1000, 10, false);

@@ -190,10 +190,11 @@ void MappedFile::validate(FileKind kind) {
                      std::to_string(actual_kind) + ")");
   }
   uint32_t version = load_u32(base_ + 8);
-  if (version != kFormatVersion) {
-    throw IndexError(path_, "unsupported format version " + std::to_string(version) + " (expected " +
-                     std::to_string(kFormatVersion) + ")");
+  if (version < kOldestReadableVersion || version > kFormatVersion) {
+    throw IndexError(path_, "unsupported format version " + std::to_string(version) + " (this fts reads " +
+                     std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) + ")");
   }
+  version_ = version;
   if (load_u32(base_ + 12) != 0) throw_corrupt(path_, 12, "reserved header field is not zero");
   const uint8_t* footer = base_ + size_ - kFileFooterSize;
   if (std::memcmp(footer + 12, kEndMagic, 4) != 0) {
@@ -234,7 +235,8 @@ MappedFile::MappedFile(MappedFile&& o) noexcept
       base_(std::exchange(o.base_, nullptr)),
       size_(std::exchange(o.size_, 0)),
       payload_(std::exchange(o.payload_, {})),
-      stored_crc_(o.stored_crc_) {}
+      stored_crc_(o.stored_crc_),
+      version_(o.version_) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   if (this != &o) {
@@ -244,6 +246,7 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
     size_ = std::exchange(o.size_, 0);
     payload_ = std::exchange(o.payload_, {});
     stored_crc_ = o.stored_crc_;
+    version_ = o.version_;
   }
   return *this;
 }

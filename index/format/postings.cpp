@@ -4,13 +4,17 @@
 // otherwise, with B = doc_freq / 128 full blocks:
 //   if B > 0, the skip data:
 //     varint last_doc0           last doc id of block 0
-//     4 bytes                    bit widths of the entry fields (each <= 32)
+//     5 bytes                    bit widths of the entry fields (<= 32, impact <= 16)
+//     u8 impact field            0 any, 1 title, 2 abstract; 0xFF: no impacts
+//     f32 reference average      the field length the impacts were computed at
+//     u16 tail impact, u16 term impact   (block_impact.h)
 //     B fixed-width entries, bit-packed little-endian, each
-//       last_doc - last_doc0, end, max_freq - 1, positions_end
+//       last_doc - last_doc0, end, max_freq - 1, positions_end, impact
 //     where end is the byte offset after the block counted from the first
 //     block, and positions_end the positions bytes of this term up to the end
 //     of the block. Fixed width lets advance() binary-search the entries
-//     without decoding them, so opening a cursor costs O(1).
+//     without decoding them, so opening a cursor costs O(1). Format 2 has
+//     4 widths, no impact fields and no impacts in the entries.
 //   B full blocks: FOR(doc - previous doc - 1) [+ FOR(freq - 1)]; the first
 //     previous doc of the term is "-1", so width 0 means consecutive docs.
 //   a tail of doc_freq % 128 docs as varints: (doc - previous doc - 1), or
@@ -23,6 +27,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -92,7 +97,7 @@ void deltas_to_docs(uint32_t* v, uint32_t prev) {
 PostingsWriter::PostingsWriter(Sink& postings, Sink* positions) : postings_(postings), positions_(positions) {}
 
 TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
-                               std::span<const uint32_t> positions) {
+                               std::span<const uint32_t> positions, const DocLengths* lengths, Field field) {
   const size_t df = docs.size();
   if (df == 0 || freqs.size() != df || df > UINT32_MAX)
     throw std::invalid_argument("PostingsWriter: need 1..2^32-1 docs and one freq per doc");
@@ -105,6 +110,18 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
   }
   if (positions_ != nullptr && positions.size() != total_freq)
     throw std::invalid_argument("PostingsWriter: positions must hold freq positions per doc");
+  if (lengths != nullptr && docs[df - 1] >= lengths->size())
+    throw std::invalid_argument("PostingsWriter: a doc without a length");
+  Impacts impacts{kNoImpacts, 0, 0, 0};
+  if (lengths != nullptr) impacts = {static_cast<uint8_t>(field), lengths->average(field), 0, 0};
+  // The largest length part of docs[first, last), as an impact (0 without lengths).
+  auto impact_of = [&](size_t first, size_t last) -> uint16_t {
+    if (lengths == nullptr) return 0;
+    double best = 0;
+    for (size_t i = first; i < last; ++i)
+      best = std::max(best, bm25_length_part(freqs[i], lengths->length(field, docs[i]), impacts.reference));
+    return impact_above(best);
+  };
 
   TermInfo info;
   info.doc_freq = static_cast<uint32_t>(df);
@@ -151,7 +168,13 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
         for (uint32_t i = 0; i < kBlockSize; ++i) values_[i] = freqs[first + i] - 1;
         for_encode(values_.data(), kBlockSize, scratch_);
       }
-      skips_.push_back({docs[first + kBlockSize - 1], scratch_.size(), max_freq - 1, pos_scratch_.size()});
+      const uint16_t impact = impact_of(first, first + kBlockSize);
+      impacts.term = std::max(impacts.term, impact);
+      skips_.push_back({docs[first + kBlockSize - 1], scratch_.size(), max_freq - 1, pos_scratch_.size(), impact});
+    }
+    if (full * kBlockSize < df) {
+      impacts.tail = impact_of(full * kBlockSize, df);
+      impacts.term = std::max(impacts.term, impacts.tail);
     }
     for (size_t i = full * kBlockSize; i < df; ++i) {
       const uint64_t delta = docs[i] - next_min;
@@ -164,7 +187,7 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
       }
       add_positions(freqs[i]);
     }
-    if (!skips_.empty()) write_skip_data(skips_);
+    if (!skips_.empty()) write_skip_data(skips_, impacts);
   }
 
   postings_.write(header_.data(), header_.size());
@@ -173,30 +196,40 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
   return info;
 }
 
-void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips) {
+void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips, const Impacts& impacts) {
   const DocId last0 = skips[0].last_doc;
   uint64_t max_end = 0, max_pos = 0;
   uint32_t max_freq = 0;
+  uint16_t max_impact = 0;
   for (const auto& s : skips) {
     max_end = std::max(max_end, s.end);
     max_pos = std::max(max_pos, s.positions_end);
     max_freq = std::max(max_freq, s.max_freq);
+    max_impact = std::max(max_impact, s.impact);
   }
   if (max_end > UINT32_MAX || max_pos > UINT32_MAX)
     throw std::length_error("PostingsWriter: one term's postings or positions exceed 4 GiB");
   const uint32_t doc_w = width_of(skips.back().last_doc - last0), end_w = width_of(max_end),
-                 freq_w = width_of(max_freq), pos_w = width_of(max_pos);
+                 freq_w = width_of(max_freq), pos_w = width_of(max_pos), impact_w = width_of(max_impact);
   put_varint(header_, last0);
   header_.push_back(static_cast<char>(doc_w));
   header_.push_back(static_cast<char>(end_w));
   header_.push_back(static_cast<char>(freq_w));
   header_.push_back(static_cast<char>(pos_w));
+  header_.push_back(static_cast<char>(impact_w));
+  header_.push_back(static_cast<char>(impacts.field));
+  uint32_t reference;
+  std::memcpy(&reference, &impacts.reference, 4);
+  put_u32(header_, reference);
+  put_u16(header_, impacts.tail);
+  put_u16(header_, impacts.term);
   BitWriter bits(header_);
   for (const auto& s : skips) {
     bits.put(s.last_doc - last0, doc_w);
     bits.put(s.end, end_w);
     bits.put(s.max_freq, freq_w);
     bits.put(s.positions_end, pos_w);
+    bits.put(s.impact, impact_w);
   }
   bits.flush();
 }
@@ -204,7 +237,7 @@ void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips) {
 // ---------------------------------------------------------------- cursor
 
 PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
-                               const TermInfo& info, const std::string& path_for_errors)
+                               const TermInfo& info, const std::string& path_for_errors, uint32_t version)
     : data_(postings.data()),
       end_(postings.data() + postings.size()),
       pos_data_(positions.data()),
@@ -224,14 +257,27 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<cons
   if (num_blocks_ > 0) {
     ByteReader in(p, end_);
     std::string_view widths;
-    if (!in.get_varint32(last_doc0_) || !in.get_bytes(4, widths)) corrupt(p, "truncated skip header");
+    const size_t fields = version >= 3 ? 5 : 4;
+    if (!in.get_varint32(last_doc0_) || !in.get_bytes(fields, widths)) corrupt(p, "truncated skip header");
     doc_width_ = static_cast<uint8_t>(widths[0]);
     end_width_ = static_cast<uint8_t>(widths[1]);
     freq_width_ = static_cast<uint8_t>(widths[2]);
     pos_width_ = static_cast<uint8_t>(widths[3]);
-    if (doc_width_ > 32 || end_width_ > 32 || freq_width_ > 32 || pos_width_ > 32)
-      corrupt(in.pos() - 4, "skip field width above 32");
-    entry_bits_ = uint32_t(doc_width_) + end_width_ + freq_width_ + pos_width_;
+    if (fields == 5) impact_width_ = static_cast<uint8_t>(widths[4]);
+    if (doc_width_ > 32 || end_width_ > 32 || freq_width_ > 32 || pos_width_ > 32 || impact_width_ > 16)
+      corrupt(in.pos() - fields, "skip field width above 32 (impacts: 16)");
+    if (version >= 3) {
+      std::string_view field;
+      uint32_t reference;
+      if (!in.get_bytes(1, field) || !in.get_u32(reference) || !in.get_u16(tail_impact_) || !in.get_u16(term_impact_))
+        corrupt(p, "truncated skip header");
+      impact_field_ = static_cast<uint8_t>(field[0]);
+      std::memcpy(&reference_average_, &reference, 4);
+      if (impact_field_ != kNoImpacts &&
+          (impact_field_ > 2 || !(reference_average_ > 0) || !std::isfinite(reference_average_)))
+        corrupt(p, "bad impact field or reference length in skip header");
+    }
+    entry_bits_ = uint32_t(doc_width_) + end_width_ + freq_width_ + pos_width_ + impact_width_;
     const uint64_t skip_bytes = (uint64_t(num_blocks_) * entry_bits_ + 7) / 8;
     skip_ = in.pos();
     if (!in.skip(skip_bytes)) corrupt(skip_, "skip data runs past the end");
@@ -372,14 +418,20 @@ void PostingsCursor::load_tail() {
   const uint32_t n = doc_freq_ - num_blocks_ * kBlockSize;
   count_ = 0;
   if (n == 0) return;
+  pos_block_start_ = num_blocks_ > 0 ? skip_positions_end(num_blocks_ - 1) : 0;
+  block_max_freq_ = decode_tail(docs_, freqs_);
+  count_ = n;
+  block_last_ = docs_[n - 1];
+  freqs_ready_ = true;
+}
+
+uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
+  const uint32_t n = doc_freq_ - num_blocks_ * kBlockSize;
   uint64_t start = 0;
   uint64_t next_min = 0;  // previous doc + 1
   if (num_blocks_ > 0) {
     start = skip_end(num_blocks_ - 1);
     next_min = skip_last_doc(num_blocks_ - 1) + 1;
-    pos_block_start_ = skip_positions_end(num_blocks_ - 1);
-  } else {
-    pos_block_start_ = 0;
   }
   if (start > static_cast<uint64_t>(end_ - blocks_)) corrupt(end_, "tail starts past the end of the postings");
   ByteReader in(blocks_ + start, end_);
@@ -390,8 +442,8 @@ void PostingsCursor::load_tail() {
     if (!in.get_varint(v)) corrupt(at, "truncated tail block");
     uint64_t delta = v;
     if (doc_freq_ == 1) {
-      freqs_[0] = static_cast<uint32_t>(total_freq_);
-      max_freq = freqs_[0];
+      freqs[0] = static_cast<uint32_t>(total_freq_);
+      max_freq = freqs[0];
     } else if (!all_freqs_one_) {
       delta = v >> 1;
       uint32_t f = 1;
@@ -399,17 +451,24 @@ void PostingsCursor::load_tail() {
         if (!in.get_varint32(f) || f > UINT32_MAX - 2) corrupt(at, "bad freq in tail block");
         f += 2;
       }
-      freqs_[i] = f;
+      freqs[i] = f;
       max_freq = std::max(max_freq, f);
     }
     if (delta > kMaxDoc || next_min + delta > kMaxDoc) corrupt(at, "doc id overflow");
-    docs_[i] = static_cast<DocId>(next_min + delta);
-    next_min = uint64_t(docs_[i]) + 1;
+    docs[i] = static_cast<DocId>(next_min + delta);
+    next_min = uint64_t(docs[i]) + 1;
   }
-  count_ = n;
-  block_last_ = docs_[n - 1];
-  block_max_freq_ = max_freq;
-  freqs_ready_ = true;
+  return max_freq;
+}
+
+PostingsCursor::Bound PostingsCursor::block_bound(DocId target) {
+  // Impacts are bounds only: damaged ones can cost ranking quality but
+  // never a read outside the skip data (the block index stays in range).
+  if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
+    bound_block_ = find_block(bound_block_, target);
+  if (bound_block_ >= num_blocks_) return {kNoMoreDocs, tail_impact_};
+  return {static_cast<DocId>(std::min<uint64_t>(skip_last_doc(bound_block_), kMaxDoc)),
+          static_cast<uint16_t>(skip_impact(bound_block_))};
 }
 
 uint32_t PostingsCursor::max_freq() const {
@@ -419,9 +478,9 @@ uint32_t PostingsCursor::max_freq() const {
   // bound at most twice the true one (BM25 saturates in freq), read in O(1).
   uint64_t m = num_blocks_ > 0 ? uint64_t(1) << freq_width_ : 1;
   if (doc_freq_ % kBlockSize != 0) {
-    PostingsCursor tail = *this;  // decodes the tail into its own buffers
-    tail.load_tail();
-    m = std::max<uint64_t>(m, tail.block_max_freq_);
+    DocId docs[kBlockSize];
+    uint32_t freqs[kBlockSize];
+    m = std::max<uint64_t>(m, decode_tail(docs, freqs));
   }
   return static_cast<uint32_t>(std::min<uint64_t>(m, UINT32_MAX));
 }

@@ -18,7 +18,7 @@ namespace {
 
 SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
   return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(),
-                     f.bloom ? f.bloom->payload() : std::span<const uint8_t>(), name};
+                     f.bloom ? f.bloom->payload() : std::span<const uint8_t>(), name, f.post.version()};
 }
 
 }  // namespace
@@ -88,7 +88,8 @@ std::optional<TermInfo> SegmentReader::lookup(Field field, std::string_view term
 
 PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
   static const std::span<const uint8_t> kNone;
-  return PostingsCursor(data_.postings, field == Field::kAny ? kNone : data_.positions, info, data_.name + ".post");
+  return PostingsCursor(data_.postings, field == Field::kAny ? kNone : data_.positions, info, data_.name + ".post",
+                        data_.postings_version);
 }
 
 uint32_t SegmentReader::field_length(Field field, DocId doc) const {
@@ -113,7 +114,8 @@ void SegmentReader::check() const {
     if (files_->bloom) files_->bloom->verify_checksum();
   }
   // Structure: every term's postings decode, doc ids stay in range and
-  // ascending, freqs are positive, positions lie inside the field.
+  // ascending, freqs are positive, positions lie inside the field, and
+  // each block's impact bounds its docs (else top-k pruning would lose hits).
   std::vector<uint32_t> positions;
   for (auto it = dict_.begin(); it.valid(); it.next()) {
     if (!bloom_.may_contain(it.key())) throw_corrupt(data_.name + ".bloom", 0, "a dictionary key is not in the Bloom filter");
@@ -129,6 +131,13 @@ void SegmentReader::check() const {
                       "doc id " + std::to_string(d) + " beyond the segment's " + std::to_string(doc_count_) + " docs");
       }
       if (c.freq() == 0) throw_corrupt(data_.name + ".post", it.info().postings_offset, "zero term frequency");
+      if (c.has_impacts(field)) {
+        const double part = bm25_length_part(c.freq(), field_length(field, d), c.reference_average());
+        if (part > impact_value(c.block_bound(d).impact) || part > impact_value(c.term_impact())) {
+          throw_corrupt(data_.name + ".post", it.info().postings_offset,
+                        "block impact below the score of doc " + std::to_string(d));
+        }
+      }
       if (field != Field::kAny) {
         c.positions(positions);
         uint32_t len = field_length(field, d);

@@ -156,6 +156,7 @@ SegmentInfo SegmentWriter::finish() {
   docs_file_->finish();
 
   PostingsFiles files(dir_, name_);
+  const DocLengths lengths(inverter_.field_lengths());
 
   // A term found in one field only has the same docs and freqs under kAny
   // as in that field, so both keys share that field's list. Each term's
@@ -172,14 +173,15 @@ SegmentInfo SegmentWriter::finish() {
     for (int f = 0; f < 2; ++f) {
       if (t.fields[f].doc_freq == 0) continue;
       decode(t.fields[f], *decoded[f]);
-      infos[1 + f][i] = files.field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions);
+      infos[1 + f][i] = files.field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions, &lengths,
+                                                 f == 0 ? Field::kTitle : Field::kAbstract);
     }
     if (t.fields[0].doc_freq == 0 || t.fields[1].doc_freq == 0) {
       infos[0][i] = infos[t.fields[0].doc_freq == 0 ? 2 : 1][i];
       infos[0][i].positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
     } else {
       merge_any(title, abstract, any);
-      infos[0][i] = files.any_writer.write(any.docs, any.freqs, {});
+      infos[0][i] = files.any_writer.write(any.docs, any.freqs, {}, &lengths, Field::kAny);
     }
   }
   std::string key;
@@ -222,10 +224,11 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   if (info.has_id_map) DocIdMap::write(segment_file(dir, name, "ids"), globals);
 
   // Doc store and norms: the live docs, in id order.
+  std::vector<uint32_t> raw_lengths;
   {
     FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
     DocStoreWriter docs(docs_file);
-    std::vector<uint32_t> lengths;
+    std::vector<uint32_t>& lengths = raw_lengths;
     for (size_t s = 0; s < inputs.size(); ++s) {
       const SegmentReader& seg = *inputs[s].reader;
       for (DocId d = 0; d < seg.doc_count(); ++d) {
@@ -242,6 +245,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   }
 
   PostingsFiles files(dir, name);
+  const DocLengths lengths(raw_lengths);
 
   std::vector<TermDictReader::Iterator> its;
   for (const auto& seg : inputs) its.push_back(seg.reader->terms().begin());
@@ -297,7 +301,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       }
       if (out.docs.empty()) continue;
       has[f] = true;
-      field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions);
+      field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions, &lengths, field);
       shared[f].push(term, field_info[f]);
     }
     TermInfo info;
@@ -324,7 +328,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       }
       its[s].next();
     }
-    if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {});
+    if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {}, &lengths, Field::kAny);
     files.add_key(key, info);
   }
   files.finish();

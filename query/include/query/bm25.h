@@ -5,13 +5,14 @@
 // A phrase weighs the sum of its tokens' idfs with tf = its occurrences.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
+#include "index/format/block_impact.h"  // kBm25K1, kBm25B
+
 namespace fts {
 
-inline constexpr double kBm25K1 = 1.2;
-inline constexpr double kBm25B = 0.75;
 
 inline double bm25_idf(uint64_t doc_count, uint64_t doc_freq) {
   double n = static_cast<double>(doc_count), df = static_cast<double>(doc_freq);
@@ -29,6 +30,13 @@ class Bm25Weight {
     double t = tf;
     double norm = kBm25K1 * (1.0 - kBm25B + kBm25B * length * avg_inv_);
     return static_cast<float>(idf_ * t * (kBm25K1 + 1.0) / (t + norm));
+  }
+  // Above score() of every doc whose length part is at most impact at the
+  // reference average length (index/format/block_impact.h), with a margin
+  // for float rounding.
+  float impact_bound(uint16_t impact, float reference_average) const {
+    const double stretch = std::max(1.0, 1.0 / (avg_inv_ * reference_average));
+    return static_cast<float>(idf_ * (kBm25K1 + 1.0) * impact_value(impact) * stretch * (1.0 + 1e-6));
   }
   double idf() const { return idf_; }
 

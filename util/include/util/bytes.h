@@ -9,6 +9,7 @@
 
 namespace fts {
 
+inline void put_u16(std::string& out, uint16_t v) { out.append(reinterpret_cast<const char*>(&v), 2); }
 inline void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
 inline void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
 inline void put_varint(std::string& out, uint64_t v) {
@@ -36,6 +37,7 @@ inline uint64_t load_u64(const uint8_t* p) {
 class ByteReader {
  public:
   ByteReader(const uint8_t* p, const uint8_t* end) : p_(p), end_(end) {}
+  bool get_u16(uint16_t& v) { return get_fixed(v); }
   bool get_u32(uint32_t& v) { return get_fixed(v); }
   bool get_u64(uint64_t& v) { return get_fixed(v); }
   bool get_varint(uint64_t& v) {

@@ -15,7 +15,8 @@
 namespace fts {
 
 // 2: term dictionary entries omit total_freq when it equals doc_freq.
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;  // written; 3 added impacts to the postings' skip data
+inline constexpr uint32_t kOldestReadableVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero
 // (16 bytes, so payloads start 16-byte aligned in the mapping); footer =
@@ -93,6 +94,7 @@ class MappedFile {
   MappedFile& operator=(MappedFile&&) noexcept;
 
   std::span<const uint8_t> payload() const { return payload_; }
+  uint32_t version() const { return version_; }
   const std::string& path() const { return path_; }
   uint64_t file_size() const { return size_; }
   void verify_checksum() const;  // throws IndexError
@@ -103,6 +105,7 @@ class MappedFile {
   uint64_t size_ = 0;
   std::span<const uint8_t> payload_;
   uint32_t stored_crc_ = 0;
+  uint32_t version_ = 0;
 
   void validate(FileKind kind);
   void unmap() noexcept;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "index/format/block_impact.h"
 #include "index/format/fields.h"
 #include "index/format/file_format.h"
 
@@ -19,6 +20,7 @@ namespace fts {
 
 inline constexpr DocId kNoMoreDocs = std::numeric_limits<DocId>::max();
 inline constexpr uint32_t kBlockSize = 128;
+inline constexpr uint8_t kNoImpacts = 0xFF;  // impact field of a list without impacts
 
 // Where a term's postings live, as the term dictionary records it.
 struct TermInfo {
@@ -35,8 +37,11 @@ class PostingsWriter {
   PostingsWriter(Sink& postings, Sink* positions);
   // docs strictly ascending, freqs[i] >= 1; positions holds freqs[i]
   // ascending positions for each doc in turn (empty when not stored).
+  // lengths (of the segment's docs) give the blocks' score bounds as the
+  // list is read under field; without them the list has none.
   TermInfo write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
-                 std::span<const uint32_t> positions);
+                 std::span<const uint32_t> positions, const DocLengths* lengths = nullptr,
+                 Field field = Field::kAny);
 
  private:
   struct BlockSkip {
@@ -44,9 +49,14 @@ class PostingsWriter {
     uint64_t end;           // byte offset after the block, from the first block
     uint32_t max_freq;      // minus one
     uint64_t positions_end; // positions bytes of this term up to the block's end
+    uint16_t impact;        // block_impact.h
   };
-  void write_positions(std::span<const uint32_t> positions);
-  void write_skip_data(std::span<const BlockSkip> skips);
+  struct Impacts {
+    uint8_t field;        // kNoImpacts without lengths
+    float reference;      // the average length the impacts were computed at
+    uint16_t tail, term;  // of the tail (0: none) and of every doc
+  };
+  void write_skip_data(std::span<const BlockSkip> skips, const Impacts& impacts);
 
   Sink& postings_;
   Sink* positions_;
@@ -61,8 +71,9 @@ class PostingsWriter {
 // them: damaged data throws IndexError. Allocation-free after construction.
 class PostingsCursor {
  public:
+  // version: of the postings file (format 2 has no impacts).
   PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
-                 const TermInfo& info, const std::string& path_for_errors);
+                 const TermInfo& info, const std::string& path_for_errors, uint32_t version = kFormatVersion);
 
   DocId doc() const { return doc_; }  // kNoMoreDocs when exhausted; before the first next(): undefined
   DocId next() {
@@ -87,11 +98,23 @@ class PostingsCursor {
   // the skip header and the tail, without reading the full blocks.
   uint32_t max_freq() const;
 
-  // Block-max data for top-k pruning: the current block's last doc id and
-  // max freq.
-  // Defined once next() or advance() has been called.
+  // Score bounds (block_impact.h), when the list holds them for field:
+  // the impact of every doc of the term, and of the docs from target on up
+  // to a block's last doc, found from the skip data without decoding or
+  // moving the cursor (targets should not decrease).
+  struct Bound {
+    DocId last;       // kNoMoreDocs: to the end of the list
+    uint16_t impact;
+  };
+  // The current block's last doc id and max freq, once next() or advance()
+  // has been called.
   DocId block_last_doc() const { return count_ != 0 ? block_last_ : kNoMoreDocs; }
   uint32_t block_max_freq() const { return block_max_freq_; }
+
+  bool has_impacts(Field field) const { return impact_field_ == uint8_t(field); }
+  float reference_average() const { return reference_average_; }
+  uint16_t term_impact() const { return term_impact_; }
+  Bound block_bound(DocId target);
 
  private:
   DocId next_block();
@@ -101,6 +124,9 @@ class PostingsCursor {
   void load_block(uint32_t block);  // block == num_blocks_ loads the tail
   void load_full_block(uint32_t block);
   void load_tail();
+  // Decodes the tail into docs and freqs (freqs untouched when all are 1);
+  // returns its max freq.
+  uint32_t decode_tail(DocId* docs, uint32_t* freqs) const;
   void decode_freqs();
   DocId exhaust();
   uint64_t skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const;
@@ -108,6 +134,9 @@ class PostingsCursor {
   uint64_t skip_end(uint32_t block) const { return skip_field(block, doc_width_, end_width_); }
   uint64_t skip_positions_end(uint32_t block) const {
     return skip_field(block, doc_width_ + end_width_ + freq_width_, pos_width_);
+  }
+  uint64_t skip_impact(uint32_t block) const {
+    return skip_field(block, doc_width_ + end_width_ + freq_width_ + pos_width_, impact_width_);
   }
   [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
 
@@ -126,7 +155,11 @@ class PostingsCursor {
   // last_doc - last_doc0_, end, max_freq - 1, positions_end.
   uint32_t num_blocks_ = 0;
   uint32_t last_doc0_ = 0;
-  uint8_t doc_width_ = 0, end_width_ = 0, freq_width_ = 0, pos_width_ = 0;
+  uint8_t doc_width_ = 0, end_width_ = 0, freq_width_ = 0, pos_width_ = 0, impact_width_ = 0;
+  uint8_t impact_field_ = kNoImpacts;
+  float reference_average_ = 0;
+  uint16_t tail_impact_ = 0, term_impact_ = 0;
+  uint32_t bound_block_ = 0;  // where block_bound() last looked
   uint32_t entry_bits_ = 0;
   bool all_freqs_one_ = false;  // total_freq == doc_freq: no freqs stored
 

@@ -25,6 +25,7 @@ struct SegmentData {
   std::span<const uint8_t> postings, positions, term_dict, doc_store, norms;
   std::span<const uint8_t> bloom;  // empty: no Bloom filter
   std::string name;  // for error messages
+  uint32_t postings_version = kFormatVersion;  // of the .post file
 };
 
 class SegmentReader {
