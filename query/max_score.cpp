@@ -5,11 +5,12 @@
 
 namespace fts {
 
-void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, const IndexReader::Segment& segment, TopK& top,
-                       uint64_t count_exactly, HitCount& count, Interrupt& interrupt) {
+void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
+                       const IndexReader::Segment& segment, TopK& top, uint64_t count_exactly, HitCount& count,
+                       Interrupt& interrupt) {
   struct Clause {
     DocCursor* cursor;
-    float bound;
+    float bound;  // over every doc; orders the clauses
   };
   std::vector<Clause> cs;
   cs.reserve(clauses.size());
@@ -17,57 +18,92 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, const I
     if (c->doc() != kNoMoreDocs) cs.push_back({c.get(), c->max_score()});
   std::stable_sort(cs.begin(), cs.end(), [](const Clause& a, const Clause& b) { return a.bound < b.bound; });
   const size_t n = cs.size();
+  if (n == 0) return;
   // A doc's score is a float sum in whatever order its clauses come, so the
   // bounds get a margin of a few ulps per clause.
   const double margin = 1.0 + 4e-7 * static_cast<double>(n + 8);
-  std::vector<float> prefix(n);  // prefix[i]: bound of the clauses 0..i together
-  double sum = 0;
-  for (size_t i = 0; i < n; ++i) {
-    sum += std::max(0.0f, cs[i].bound);
-    prefix[i] = static_cast<float>(sum * margin);
-  }
+  std::vector<DocCursor::Bound> local(n);
+  std::vector<float> prefix(n);  // prefix[i]: bound of the clauses 0..i together in the window
 
-  size_t essential = 0;  // cs[0 .. essential) are non-essential
   float threshold = -std::numeric_limits<float>::infinity();
-  auto update = [&] {
-    if (count.hits < count_exactly) return;
-    threshold = top.threshold();
-    while (essential < n && prefix[essential] <= threshold) ++essential;
-    if (essential > 0) count.exact = false;
+  auto raise_threshold = [&] {
+    if (count.hits >= count_exactly) threshold = top.threshold();
   };
-  update();
-  while (essential < n) {
-    DocId d = kNoMoreDocs;
-    for (size_t i = essential; i < n; ++i) d = std::min(d, cs[i].cursor->doc());
-    if (d == kNoMoreDocs) return;
-    ++count.hits;
-    float score = 0;
-    for (size_t i = essential; i < n; ++i) {
-      DocCursor* c = cs[i].cursor;
-      if (c->doc() == d) score += c->score();
+  // Windows: stretches of doc ids that one block of every clause covers
+  // (block-max MaxScore). Within a window each clause is bounded by its
+  // block's bound, which is 0 for a clause with no doc there; the clauses
+  // (in the order of their overall bounds) whose window bounds add up to no
+  // more than the k-th best score are non-essential there, and a window
+  // where every clause is skips its docs unread.
+  DocId at = 0;  // every doc below has been scored or ruled out
+  for (;;) {
+    raise_threshold();
+    DocId end = kNoMoreDocs;
+    for (size_t i = 0; i < n; ++i) {
+      local[i] = cs[i].cursor->block_bound(at);
+      end = std::min(end, local[i].end);
     }
-    bool dropped = false;
-    for (size_t i = essential; i-- > 0;) {
-      if (score + prefix[i] <= threshold) {
-        dropped = true;
-        break;
+    // Whether clause i may hold docs in the window (it may lag behind at).
+    auto in_window = [&](size_t i) {
+      const DocId d = cs[i].cursor->doc();
+      return d != kNoMoreDocs && d <= end;
+    };
+    double sum = 0;
+    size_t essential = 0;  // cs[0 .. essential) are non-essential in the window
+    for (size_t i = 0; i < n; ++i) {
+      if (in_window(i)) sum += std::max(0.0f, local[i].score);
+      prefix[i] = static_cast<float>(sum * margin);
+    }
+    // A clause dropped while it still holds docs in the window leaves them
+    // uncounted.
+    auto drop_non_essential = [&] {
+      for (; essential < n && prefix[essential] <= threshold; ++essential)
+        if (in_window(essential)) count.exact = false;
+    };
+    drop_non_essential();
+    for (size_t i = essential; i < n; ++i) cs[i].cursor->advance(at);
+    while (essential < n) {
+      DocId d = kNoMoreDocs;
+      for (size_t i = essential; i < n; ++i) d = std::min(d, cs[i].cursor->doc());
+      if (d > end || d == kNoMoreDocs) break;
+      if (excluded && excluded->contains(d)) {
+        for (size_t i = essential; i < n; ++i) {
+          DocCursor* c = cs[i].cursor;
+          if (c->doc() == d) c->next();
+        }
+        interrupt.tick();
+        continue;
       }
-      DocCursor* c = cs[i].cursor;
-      if (c->doc() < d) c->advance(d);
-      if (c->doc() == d) score += c->score();
+      ++count.hits;
+      float score = 0;
+      for (size_t i = essential; i < n; ++i) {
+        DocCursor* c = cs[i].cursor;
+        if (c->doc() == d) score += c->score();
+      }
+      bool dropped = false;
+      for (size_t i = essential; i-- > 0;) {
+        if (score + prefix[i] <= threshold) {
+          dropped = true;
+          break;
+        }
+        DocCursor* c = cs[i].cursor;
+        if (c->doc() < d) c->advance(d);
+        if (c->doc() == d) score += c->score();
+      }
+      if (!dropped) top.push(score, segment.global(d));
+      interrupt.tick();
+      for (size_t i = essential; i < n; ++i) {
+        DocCursor* c = cs[i].cursor;
+        if (c->doc() == d) c->next();
+      }
+      raise_threshold();
+      drop_non_essential();
     }
-    if (!dropped) top.push(score, segment.global(d));
-    interrupt.tick();
-    for (size_t i = essential; i < n; ++i) {
-      DocCursor* c = cs[i].cursor;
-      if (c->doc() == d) c->next();
-    }
-    update();
+    if (end == kNoMoreDocs) break;
+    at = end + 1;
   }
-  // Every clause left is non-essential: whatever they hold cannot make the
-  // top k, and is not counted.
-  for (const Clause& c : cs)
-    if (c.cursor->doc() != kNoMoreDocs) count.exact = false;
+  // Docs the non-essential clauses held and nobody looked at were not
+  // counted (drop_non_essential marked the count inexact then).
 }
 
 }  // namespace fts

@@ -32,6 +32,18 @@ bool prefer_bitset_or(size_t children, uint64_t total_cost, uint32_t doc_count, 
 
 bool is_negation(const QueryNode& n) { return n.kind == Kind::kNot; }
 
+// The OR of an AND whose other children are all negations, or null.
+const QueryNode* lone_disjunction(const QueryNode& node) {
+  if (node.kind != Kind::kAnd) return nullptr;
+  const QueryNode* either = nullptr;
+  for (const auto& c : node.children) {
+    if (is_negation(*c)) continue;
+    if (c->kind != Kind::kOr || either) return nullptr;
+    either = c.get();
+  }
+  return either;
+}
+
 class SegmentPlanner {
  public:
   SegmentPlanner(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options)
@@ -42,16 +54,33 @@ class SegmentPlanner {
     return options_.scoring ? build(query_.root(), true, true) : filter(query_.root(), true);
   }
 
-  // The scoring clauses of a top-level OR (one clause for any other root),
-  // for a collector that drives them itself.
-  std::vector<CursorPtr> plan_clauses() {
-    if (query_.matches_nothing()) return {};
+  // The scoring clauses of a top-level OR, or of the OR of an AND of one OR
+  // and negations (one clause for any other root), for a collector that
+  // drives them itself.
+  SegmentClauses plan_clauses() {
+    SegmentClauses out;
+    if (query_.matches_nothing()) return out;
     const QueryNode& root = query_.root();
-    if (root.kind == Kind::kOr) return disjunction_parts(root, false);
-    std::vector<CursorPtr> one;
-    one.push_back(build(root, true, false));
-    return one;
+    if (root.kind == Kind::kOr) {
+      out.clauses = disjunction_parts(root, false);
+      return out;
+    }
+    if (const QueryNode* either = lone_disjunction(root)) {
+      std::vector<CursorPtr> negatives;
+      for (const auto& c : root.children) {
+        if (!is_negation(*c)) continue;
+        CursorPtr cursor = filter(*c->children[0], false);
+        if (cursor->doc() != kNoMoreDocs) negatives.push_back(std::move(cursor));
+      }
+      out.clauses = disjunction_parts(*either, false);
+      if (!negatives.empty()) out.excluded = union_of(std::move(negatives), false, false);
+      return out;
+    }
+    out.clauses.push_back(build(root, true, false));
+    return out;
   }
+
+
 
  private:
   // A cursor over the node's matches; scoring: with the leaves' scores.
@@ -301,8 +330,11 @@ std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const Segmen
   return SegmentPlanner(query, segment, options).plan();
 }
 
-std::vector<std::unique_ptr<DocCursor>> plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment,
-                                                             const PlanOptions& options) {
+bool plans_as_disjunction(const PreparedQuery& query) {
+  return !query.matches_nothing() && (query.root().kind == Kind::kOr || lone_disjunction(query.root()));
+}
+
+SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options) {
   return SegmentPlanner(query, segment, options).plan_clauses();
 }
 

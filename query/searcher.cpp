@@ -110,18 +110,16 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     // unions, complements), and its ranking then prunes from the first hit:
     // on the 1M-doc dump 2x faster than scoring every match for or.txt, but
     // slower for conjunctions, whose count costs what scoring them does.
-    const bool separate_count =
-        request.total_hits_threshold == kExactHitCount && !prepared.matches_nothing() &&
-        prepared.root().kind == QueryNode::Kind::kOr;
+    const bool separate_count = request.total_hits_threshold == kExactHitCount && plans_as_disjunction(prepared);
     if (request.total_hits_threshold != kExactHitCount || separate_count) {
       HitCount count;
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
       for (const auto& segment : index_->segments()) {
-        auto clauses = plan_segment_clauses(prepared, *segment.reader, options);
+        SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, options);
         if (segment.live) {
-          for (auto& c : clauses) c = std::make_unique<LiveDocsCursor>(std::move(c), *segment.live);
+          for (auto& c : planned.clauses) c = std::make_unique<LiveDocsCursor>(std::move(c), *segment.live);
         }
-        collect_max_score(clauses, segment, top, count_exactly, count, interrupt);
+        collect_max_score(planned.clauses, planned.excluded.get(), segment, top, count_exactly, count, interrupt);
       }
       response.total_hits = separate_count ? this->count(query, request.interrupt) : count.hits;
       response.total_hits_exact = separate_count || count.exact;

@@ -34,21 +34,14 @@ class AndCursor final : public DocCursor {
     return align(children_[0]->advance(target));
   }
   uint64_t cost() const override { return children_[0]->cost(); }
-  uint64_t work() const override {
-    uint64_t w = 0;
-    for (const auto& c : children_) w += c->work();
-    return w;
-  }
+  uint64_t work() const override { return sum_work(children_); }
   float score() override {
     float s = 0;
     for (const auto& c : children_) s += c->score();
     return s;
   }
-  float max_score() override {
-    float s = 0;
-    for (const auto& c : children_) s += c->max_score();
-    return s;
-  }
+  float max_score() override { return sum_max_score(children_); }
+  Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     for (const auto& c : children_)

@@ -34,6 +34,7 @@ class AndNotCursor final : public DocCursor {
   uint64_t work() const override { return include_->work() + exclude_->work(); }
   float score() override { return include_->score(); }
   float max_score() override { return include_->max_score(); }
+  Bound block_bound(DocId target) override { return include_->block_bound(target); }
   // A complement counts as the docs left minus the exclusions left: the
   // excluded cursor sits past doc() (doc() is a match), and every doc from
   // doc() on is included. Saves walking every doc for NOT queries.

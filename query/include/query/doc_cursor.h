@@ -5,6 +5,7 @@
 // "unpositioned" state; kNoMoreDocs marks exhaustion.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -34,6 +35,16 @@ class DocCursor {
   // An upper bound of score() over every doc (top-k pruning); infinity
   // where none is known. May read skip data: call once per plan.
   virtual float max_score() { return std::numeric_limits<float>::infinity(); }
+  // Block-max pruning: a bound on score() of every match in [target, end],
+  // where end >= target (kNoMoreDocs: all the rest). Reads skip data only
+  // and never moves the cursor; targets must not decrease. By default one
+  // stretch, bounded by max_score(), which is then called once per window:
+  // cursors whose max_score() costs more than a sum override this.
+  struct Bound {
+    DocId end;
+    float score;
+  };
+  virtual Bound block_bound(DocId) { return {kNoMoreDocs, max_score()}; }
   // Matches from doc() on, consuming the cursor. Overridden where the answer
   // is known without iterating.
   virtual uint64_t count_remaining() {
@@ -80,6 +91,32 @@ class DocCursor {
   DocId doc_ = kNoMoreDocs;
 };
 
+// What a conjunction or a disjunction adds up from its children, whose
+// scores it sums. A disjunction's exhausted children bound nothing.
+template <class Children>
+uint64_t sum_work(const Children& children) {
+  uint64_t w = 0;
+  for (const auto& c : children) w += c->work();
+  return w;
+}
+template <class Children>
+float sum_max_score(const Children& children) {
+  float s = 0;
+  for (const auto& c : children) s += c->max_score();
+  return s;
+}
+template <class Children>
+DocCursor::Bound sum_block_bounds(const Children& children, DocId target) {
+  DocCursor::Bound sum{kNoMoreDocs, 0};
+  for (const auto& c : children) {
+    if (c->doc() == kNoMoreDocs) continue;
+    const DocCursor::Bound b = c->block_bound(target);
+    sum.end = std::min(sum.end, b.end);
+    sum.score += b.score;
+  }
+  return sum;
+}
+
 // Matches nothing: an absent term, or an AND with an empty child.
 class EmptyCursor final : public DocCursor {
  public:
@@ -88,6 +125,7 @@ class EmptyCursor final : public DocCursor {
   uint64_t cost() const override { return 0; }
   uint64_t count_remaining() override { return 0; }
   float max_score() override { return 0; }
+  Bound block_bound(DocId) override { return {kNoMoreDocs, 0}; }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "empty", 0); }
 };
 

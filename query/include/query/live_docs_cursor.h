@@ -26,6 +26,7 @@ class LiveDocsCursor final : public DocCursor {
   uint64_t work() const override { return inner_->work(); }
   float score() override { return inner_->score(); }
   float max_score() override { return inner_->max_score(); }
+  Bound block_bound(DocId target) override { return inner_->block_bound(target); }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "live-docs deleted=" + std::to_string(live_.deleted_count()), cost());
     inner_->explain(out, depth + 1);

@@ -7,7 +7,10 @@
 // the non-essential ones are only advanced to a candidate, best bound first,
 // and a candidate is dropped as soon as its score so far plus the bounds not
 // yet added cannot beat the k-th. The hits kept are those of scoring every
-// match (ties go to the lower doc id, which comes first).
+// match (ties go to the lower doc id, which comes first). Block bounds
+// (DocCursor::block_bound) refine this per window of doc ids (block-max
+// MaxScore, as in Lucene 9): a window whose blocks cannot beat the k-th best
+// is skipped without decoding.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +34,10 @@ struct HitCount {
 // Pruning starts once count.hits reaches count_exactly (the total-hits
 // threshold; UINT64_MAX: never prune); count carries across segments.
 // interrupt ticks once per candidate (time budget, cancellation).
-void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, const IndexReader::Segment& segment, TopK& top,
-                       uint64_t count_exactly, HitCount& count, Interrupt& interrupt);
+// excluded (may be null) holds docs that are no match whatever the clauses
+// hold; it is only probed (DocCursor::contains), at the candidates.
+void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
+                       const IndexReader::Segment& segment, TopK& top, uint64_t count_exactly, HitCount& count,
+                       Interrupt& interrupt);
 
 }  // namespace fts

@@ -43,17 +43,10 @@ class OrCursor final : public DocCursor {
     for (const auto& child : children_) c += child->cost();
     return c;
   }
-  uint64_t work() const override {
-    uint64_t w = 0;
-    for (const auto& c : children_) w += c->work();
-    return w;
-  }
+  uint64_t work() const override { return sum_work(children_); }
   float score() override { return score_from(0); }
-  float max_score() override {
-    float s = 0;
-    for (const auto& c : children_) s += c->max_score();
-    return s;
-  }
+  float max_score() override { return sum_max_score(children_); }
+  Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     bool found = false;  // every child is probed, so each stays in step

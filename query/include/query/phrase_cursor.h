@@ -69,12 +69,30 @@ class PhraseCursor final : public DocCursor {
     return 2 * w;  // positions cost about as much again as the doc ids
   }
   float score() override { return weight_ ? weight_->score(freq_, segment_->field_length(field_, doc_)) : 0; }
-  // A doc holds the phrase at most as often as its rarest-occurring token.
+  // A doc holds the phrase at most as often as any of its tokens, so each
+  // token's impacts bound the phrase's length part too. Computed once.
   float max_score() override {
     if (!weight_) return 0;
-    uint32_t tf = UINT32_MAX;
-    for (const auto& c : approx_) tf = std::min(tf, c.max_freq());
-    return weight_->score(tf, std::max(1u, segment_->shortest_field_length(field_)));
+    if (max_score_ < 0) {
+      uint32_t tf = UINT32_MAX;
+      for (const auto& c : approx_) tf = std::min(tf, c.max_freq());
+      max_score_ = weight_->score(tf, std::max(1u, segment_->shortest_field_length(field_)));
+      for (const auto& c : approx_)
+        if (c.has_impacts(field_))
+          max_score_ = std::min(max_score_, weight_->impact_bound(c.term_impact(), c.reference_average()));
+    }
+    return max_score_;
+  }
+  Bound block_bound(DocId target) override {
+    if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
+    Bound out{kNoMoreDocs, max_score()};
+    for (auto& c : approx_) {
+      if (!c.has_impacts(field_)) continue;
+      const PostingsCursor::Bound b = c.block_bound(target);
+      out.end = std::min(out.end, b.last);
+      out.score = std::min(out.score, weight_->impact_bound(b.impact, c.reference_average()));
+    }
+    return out;
   }
   // Positions are read only when every token's postings hold target. The
   // lead never passes a match it was not asked about (see find()), so a
@@ -191,6 +209,7 @@ class PhraseCursor final : public DocCursor {
   const SegmentReader* segment_;
   Field field_;
   const Bm25Weight* weight_;
+  float max_score_ = -1;  // not yet computed
   std::string label_;
   std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
   std::vector<size_t> index_;

@@ -60,10 +60,18 @@ struct PlanOptions {
 
 std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
                                         const PlanOptions& options);
-// With scores: the clauses of a top-level OR, each planned on its own (one
-// clause, the whole plan, for any other root), for collectors that drive
-// the clauses themselves (query/max_score.h).
-std::vector<std::unique_ptr<DocCursor>> plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment,
-                                                             const PlanOptions& options);
+// With scores: the clauses of a top-level OR, each planned on its own, for
+// collectors that drive the clauses themselves (query/max_score.h). An AND
+// of one OR and negations, (a OR b) -c, gives the OR's clauses and the
+// negations as a filter of excluded docs; any other root is one clause, the
+// whole plan.
+struct SegmentClauses {
+  std::vector<std::unique_ptr<DocCursor>> clauses;
+  std::unique_ptr<DocCursor> excluded;  // null: none
+};
+// Whether plan_segment_clauses gives a disjunction's clauses (a top-level
+// OR, or an AND of one OR and negations).
+bool plans_as_disjunction(const PreparedQuery& query);
+SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options);
 
 }  // namespace fts

@@ -38,10 +38,25 @@ class TermCursor final : public DocCursor {
     if (!weight_) return 0;
     return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
   }
-  // The best freq at the shortest length of the segment.
+  // The best freq at the shortest length of the segment, or the term's
+  // impact where the postings have impacts for this field (whichever is
+  // lower; both bound every score). Computed once.
   float max_score() override {
     if (!weight_) return 0;
-    return weight_->score(postings_.max_freq(), std::max(1u, segment_->shortest_field_length(field_)));
+    if (max_score_ < 0) {
+      max_score_ = weight_->score(postings_.max_freq(), std::max(1u, segment_->shortest_field_length(field_)));
+      if (postings_.has_impacts(field_))
+        max_score_ = std::min(max_score_, weight_->impact_bound(postings_.term_impact(), postings_.reference_average()));
+    }
+    return max_score_;
+  }
+  // From the block's impact in the skip data; a list without impacts (for
+  // this field: one shared by a field and kAny) is one stretch.
+  Bound block_bound(DocId target) override {
+    if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
+    if (!postings_.has_impacts(field_)) return {kNoMoreDocs, max_score()};
+    const PostingsCursor::Bound b = postings_.block_bound(target);
+    return {b.last, std::min(max_score(), weight_->impact_bound(b.impact, postings_.reference_average()))};
   }
   uint64_t count_remaining() override {
     if (untouched_) {
@@ -61,6 +76,7 @@ class TermCursor final : public DocCursor {
   const Bm25Weight* weight_;
   std::string_view label_;
   bool untouched_ = true;
+  float max_score_ = -1;  // not yet computed
 };
 
 }  // namespace fts
