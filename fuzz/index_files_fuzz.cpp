@@ -93,6 +93,11 @@ void exercise(const std::string& dir) {
     (void)index.count(q);
     for (const fts::Hit& hit : r.hits)
       if (hit.doc >= docs) throw fts::IndexError("search", "hit beyond doc count");  // fine as long as it is an IndexError
+    // Pruned top-k reads the blocks' impacts, damaged or not.
+    fts::SearchOptions pruned{.limit = 5};
+    pruned.total_hits_threshold = 0;
+    for (const fts::Hit& hit : index.search(q, pruned).hits)
+      if (hit.doc >= docs) throw fts::IndexError("search", "hit beyond doc count");
   }
   (void)index.search("-zzz", {.limit = 100, .sort = fts::SearchOptions::Sort::kDocId});
   fts::InternalAccess::reader(index).check();
