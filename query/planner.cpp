@@ -26,7 +26,7 @@ using Kind = QueryNode::Kind;
 // scores a per-doc float array comes along): many children, or enough
 // postings per bitset word.
 bool prefer_bitset_or(size_t children, uint64_t total_cost, uint32_t doc_count, bool scoring) {
-  if (scoring) return children > 16 || (children >= 4 && total_cost >= doc_count / 8);
+  if (scoring) return children > kMaxPrunedClauses || (children >= 4 && total_cost >= doc_count / 8);
   return children > 8 || total_cost >= doc_count / 32;
 }
 
@@ -330,8 +330,11 @@ std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const Segmen
   return SegmentPlanner(query, segment, options).plan();
 }
 
-bool plans_as_disjunction(const PreparedQuery& query) {
-  return !query.matches_nothing() && (query.root().kind == Kind::kOr || lone_disjunction(query.root()));
+size_t disjunction_width(const PreparedQuery& query) {
+  if (query.matches_nothing()) return 0;
+  const QueryNode& root = query.root();
+  const QueryNode* either = root.kind == Kind::kOr ? &root : lone_disjunction(root);
+  return either ? either->children.size() : 0;
 }
 
 SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options) {

@@ -69,9 +69,12 @@ struct SegmentClauses {
   std::vector<std::unique_ptr<DocCursor>> clauses;
   std::unique_ptr<DocCursor> excluded;  // null: none
 };
-// Whether plan_segment_clauses gives a disjunction's clauses (a top-level
-// OR, or an AND of one OR and negations).
-bool plans_as_disjunction(const PreparedQuery& query);
+// How many clauses plan_segment_clauses gives for a disjunction (a
+// top-level OR, or an AND of one OR and negations); 0 for any other root.
+size_t disjunction_width(const PreparedQuery& query);
+// Above this many clauses a disjunction is scored into a bitset rather than
+// pruned (the planner's threshold for scored bitset ORs).
+inline constexpr size_t kMaxPrunedClauses = 16;
 SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options);
 
 }  // namespace fts
