@@ -228,8 +228,8 @@ TEST(Postings, AdvanceMatchesLinearScan) {
 
 // Impacts (block_impact.h): each block's, the tail's and the term's bound
 // the length part of every doc they cover, and are tight (the largest part
-// rounded up to 16 bits); block_bound() names the block's last doc and
-// never moves the cursor.
+// rounded up to 16 bits); a field list that kAny shares has a kAny column
+// too; block_bound() names the block's last doc and never moves the cursor.
 TEST(Postings, ImpactsBoundEveryDocAndAreTight) {
   std::mt19937 rng(17);
   for (size_t n : {2u, 127u, 128u, 129u, 1000u, 5000u}) {
@@ -241,38 +241,51 @@ TEST(Postings, ImpactsBoundEveryDocAndAreTight) {
     }
     const DocLengths lengths(raw);
     for (Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
-      VectorSink post;
-      PostingsWriter w(post, nullptr);
-      const TermInfo info = w.write(p.docs, p.freqs, {}, &lengths, field);
-      std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size());
-      PostingsCursor c(bytes, {}, info, "test");
-      const bool blocks = n >= kBlockSize;  // impacts live in the skip data
-      EXPECT_EQ(c.has_impacts(field), blocks) << n;
-      if (!blocks) continue;
-      EXPECT_FALSE(c.has_impacts(field == Field::kAny ? Field::kTitle : Field::kAny));
-      EXPECT_EQ(c.reference_average(), lengths.average(field));
-      double term_max = 0;
-      for (size_t first = 0; first < n; first += kBlockSize) {
-        const size_t last = std::min(n, first + kBlockSize);
-        double best = 0;
-        for (size_t i = first; i < last; ++i)
-          best = std::max(best, bm25_length_part(p.freqs[i], lengths.length(field, p.docs[i]), c.reference_average()));
-        term_max = std::max(term_max, best);
-        const PostingsCursor::Bound b = c.block_bound(p.docs[first]);
-        EXPECT_EQ(b.last, last - first == kBlockSize ? p.docs[last - 1] : kNoMoreDocs) << n << " " << first;
-        EXPECT_GE(impact_value(b.impact), best);
-        EXPECT_LE(impact_value(b.impact), best + 2.0 / 65535);
-        // Any target inside the block names the same block.
-        EXPECT_EQ(c.block_bound(p.docs[last - 1]).impact, b.impact);
+      for (bool shared : {false, true}) {
+        VectorSink post;
+        PostingsWriter w(post, nullptr);
+        const TermInfo info = w.write(p.docs, p.freqs, {}, &lengths, field, shared);
+        std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size());
+        PostingsCursor c(bytes, {}, info, "test");
+        const bool blocks = n >= kBlockSize;  // impacts live in the skip data
+        const Field other = field == Field::kTitle ? Field::kAbstract : Field::kTitle;
+        EXPECT_EQ(c.impact_column(other), -1);
+        EXPECT_EQ(c.impact_column(field), blocks ? 0 : -1) << n;
+        if (field != Field::kAny) {
+          EXPECT_EQ(c.impact_column(Field::kAny), blocks && shared ? 1 : -1);
+        }
+        if (!blocks) continue;
+        for (Field read_as : {field, Field::kAny}) {
+          const int column = c.impact_column(read_as);
+          if (column < 0) continue;
+          PostingsCursor c(bytes, {}, info, "test");  // block_bound() targets must not decrease
+          EXPECT_EQ(c.reference_average(column), lengths.average(read_as));
+          double term_max = 0;
+          for (size_t first = 0; first < n; first += kBlockSize) {
+            const size_t last = std::min(n, first + kBlockSize);
+            double best = 0;
+            for (size_t i = first; i < last; ++i) {
+              best = std::max(best, bm25_length_part(p.freqs[i], lengths.length(read_as, p.docs[i]),
+                                                     c.reference_average(column)));
+            }
+            term_max = std::max(term_max, best);
+            const PostingsCursor::Bound b = c.block_bound(p.docs[first], column);
+            EXPECT_EQ(b.last, last - first == kBlockSize ? p.docs[last - 1] : kNoMoreDocs) << n << " " << first;
+            EXPECT_GE(impact_value(b.impact), best);
+            EXPECT_LE(impact_value(b.impact), best + 2.0 / 65535);
+            // Any target inside the block names the same block.
+            EXPECT_EQ(c.block_bound(p.docs[last - 1], column).impact, b.impact);
+          }
+          EXPECT_GE(impact_value(c.term_impact(column)), term_max);
+          EXPECT_LE(impact_value(c.term_impact(column)), term_max + 2.0 / 65535);
+          // Past the last full block: the tail's bound (the tail's end is not
+          // in the skip data), or nothing when there is no tail.
+          const uint16_t past = c.block_bound(p.docs.back() + 1, column).impact;
+          const uint16_t tail = n % kBlockSize == 0 ? 0 : c.block_bound(p.docs[n - 1], column).impact;
+          EXPECT_EQ(past, tail);
+        }
+        EXPECT_EQ(c.next(), p.docs[0]);  // block_bound() did not move the cursor
       }
-      EXPECT_GE(impact_value(c.term_impact()), term_max);
-      EXPECT_LE(impact_value(c.term_impact()), term_max + 2.0 / 65535);
-      // Past the last full block: the tail's bound (the tail's end is not in
-      // the skip data), or nothing when there is no tail.
-      const uint16_t past = c.block_bound(p.docs.back() + 1).impact;
-      if (n % kBlockSize == 0) EXPECT_EQ(past, 0);
-      else EXPECT_EQ(past, c.block_bound(p.docs[n - 1]).impact);
-      EXPECT_EQ(c.next(), p.docs[0]);  // block_bound() did not move the cursor
     }
   }
 }

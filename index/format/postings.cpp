@@ -4,12 +4,14 @@
 // otherwise, with B = doc_freq / 128 full blocks:
 //   if B > 0, the skip data:
 //     varint last_doc0           last doc id of block 0
-//     5 bytes                    bit widths of the entry fields (<= 32, impact <= 16)
+//     6 bytes                    bit widths of the entry fields (<= 32, impacts <= 16)
 //     u8 impact field            0 any, 1 title, 2 abstract; 0xFF: no impacts
-//     f32 reference average      the field length the impacts were computed at
-//     u16 tail impact, u16 term impact   (block_impact.h)
+//     u8 any column              1: a field list kAny shares has kAny impacts too
+//     per impact column (own field, then kAny if present):
+//       f32 reference average    the field length the impacts were computed at
+//       u16 tail impact, u16 term impact   (block_impact.h)
 //     B fixed-width entries, bit-packed little-endian, each
-//       last_doc - last_doc0, end, max_freq - 1, positions_end, impact
+//       last_doc - last_doc0, end, max_freq - 1, positions_end, impact, any impact
 //     where end is the byte offset after the block counted from the first
 //     block, and positions_end the positions bytes of this term up to the end
 //     of the block. Fixed width lets advance() binary-search the entries
@@ -97,7 +99,8 @@ void deltas_to_docs(uint32_t* v, uint32_t prev) {
 PostingsWriter::PostingsWriter(Sink& postings, Sink* positions) : postings_(postings), positions_(positions) {}
 
 TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
-                               std::span<const uint32_t> positions, const DocLengths* lengths, Field field) {
+                               std::span<const uint32_t> positions, const DocLengths* lengths, Field field,
+                               bool shared_with_any) {
   const size_t df = docs.size();
   if (df == 0 || freqs.size() != df || df > UINT32_MAX)
     throw std::invalid_argument("PostingsWriter: need 1..2^32-1 docs and one freq per doc");
@@ -112,15 +115,22 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
     throw std::invalid_argument("PostingsWriter: positions must hold freq positions per doc");
   if (lengths != nullptr && docs[df - 1] >= lengths->size())
     throw std::invalid_argument("PostingsWriter: a doc without a length");
-  Impacts impacts{kNoImpacts, 0, 0, 0};
-  if (lengths != nullptr) impacts = {static_cast<uint8_t>(field), lengths->average(field), 0, 0};
-  // The largest length part of docs[first, last), as an impact (0 without lengths).
-  auto impact_of = [&](size_t first, size_t last) -> uint16_t {
-    if (lengths == nullptr) return 0;
-    double best = 0;
-    for (size_t i = first; i < last; ++i)
-      best = std::max(best, bm25_length_part(freqs[i], lengths->length(field, docs[i]), impacts.reference));
-    return impact_above(best);
+  // Column 0 for the list's own field, column 1 for kAny when kAny shares it.
+  Impacts impacts;
+  impacts.field = lengths != nullptr ? static_cast<uint8_t>(field) : kNoImpacts;
+  impacts.columns = lengths == nullptr ? 0 : shared_with_any && field != Field::kAny ? 2 : 1;
+  const Field column_field[2] = {field, Field::kAny};
+  for (int c = 0; c < impacts.columns; ++c) impacts.column[c].reference = lengths->average(column_field[c]);
+  // The largest length part of docs[first, last) in each column, as impacts.
+  auto impact_of = [&](size_t first, size_t last, uint16_t out[2]) {
+    for (int c = 0; c < impacts.columns; ++c) {
+      double best = 0;
+      for (size_t i = first; i < last; ++i) {
+        best = std::max(best, bm25_length_part(freqs[i], lengths->length(column_field[c], docs[i]),
+                                               impacts.column[c].reference));
+      }
+      out[c] = impact_above(best);
+    }
   };
 
   TermInfo info;
@@ -168,13 +178,19 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
         for (uint32_t i = 0; i < kBlockSize; ++i) values_[i] = freqs[first + i] - 1;
         for_encode(values_.data(), kBlockSize, scratch_);
       }
-      const uint16_t impact = impact_of(first, first + kBlockSize);
-      impacts.term = std::max(impacts.term, impact);
-      skips_.push_back({docs[first + kBlockSize - 1], scratch_.size(), max_freq - 1, pos_scratch_.size(), impact});
+      BlockSkip skip{docs[first + kBlockSize - 1], scratch_.size(), max_freq - 1, pos_scratch_.size(), {0, 0}};
+      impact_of(first, first + kBlockSize, skip.impact);
+      for (int c = 0; c < impacts.columns; ++c)
+        impacts.column[c].term = std::max(impacts.column[c].term, skip.impact[c]);
+      skips_.push_back(skip);
     }
     if (full * kBlockSize < df) {
-      impacts.tail = impact_of(full * kBlockSize, df);
-      impacts.term = std::max(impacts.term, impacts.tail);
+      uint16_t tail[2] = {0, 0};
+      impact_of(full * kBlockSize, df, tail);
+      for (int c = 0; c < impacts.columns; ++c) {
+        impacts.column[c].tail = tail[c];
+        impacts.column[c].term = std::max(impacts.column[c].term, tail[c]);
+      }
     }
     for (size_t i = full * kBlockSize; i < df; ++i) {
       const uint64_t delta = docs[i] - next_min;
@@ -200,36 +216,42 @@ void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips, const Imp
   const DocId last0 = skips[0].last_doc;
   uint64_t max_end = 0, max_pos = 0;
   uint32_t max_freq = 0;
-  uint16_t max_impact = 0;
+  uint16_t max_impact[2] = {0, 0};
   for (const auto& s : skips) {
     max_end = std::max(max_end, s.end);
     max_pos = std::max(max_pos, s.positions_end);
     max_freq = std::max(max_freq, s.max_freq);
-    max_impact = std::max(max_impact, s.impact);
+    for (int c = 0; c < 2; ++c) max_impact[c] = std::max(max_impact[c], s.impact[c]);
   }
   if (max_end > UINT32_MAX || max_pos > UINT32_MAX)
     throw std::length_error("PostingsWriter: one term's postings or positions exceed 4 GiB");
   const uint32_t doc_w = width_of(skips.back().last_doc - last0), end_w = width_of(max_end),
-                 freq_w = width_of(max_freq), pos_w = width_of(max_pos), impact_w = width_of(max_impact);
+                 freq_w = width_of(max_freq), pos_w = width_of(max_pos),
+                 impact_w[2] = {width_of(max_impact[0]), width_of(max_impact[1])};
   put_varint(header_, last0);
   header_.push_back(static_cast<char>(doc_w));
   header_.push_back(static_cast<char>(end_w));
   header_.push_back(static_cast<char>(freq_w));
   header_.push_back(static_cast<char>(pos_w));
-  header_.push_back(static_cast<char>(impact_w));
+  header_.push_back(static_cast<char>(impact_w[0]));
+  header_.push_back(static_cast<char>(impact_w[1]));
   header_.push_back(static_cast<char>(impacts.field));
-  uint32_t reference;
-  std::memcpy(&reference, &impacts.reference, 4);
-  put_u32(header_, reference);
-  put_u16(header_, impacts.tail);
-  put_u16(header_, impacts.term);
+  header_.push_back(static_cast<char>(impacts.columns == 2));
+  for (int c = 0; c < impacts.columns; ++c) {
+    uint32_t reference;
+    std::memcpy(&reference, &impacts.column[c].reference, 4);
+    put_u32(header_, reference);
+    put_u16(header_, impacts.column[c].tail);
+    put_u16(header_, impacts.column[c].term);
+  }
   BitWriter bits(header_);
   for (const auto& s : skips) {
     bits.put(s.last_doc - last0, doc_w);
     bits.put(s.end, end_w);
     bits.put(s.max_freq, freq_w);
     bits.put(s.positions_end, pos_w);
-    bits.put(s.impact, impact_w);
+    bits.put(s.impact[0], impact_w[0]);
+    bits.put(s.impact[1], impact_w[1]);
   }
   bits.flush();
 }
@@ -257,27 +279,36 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<cons
   if (num_blocks_ > 0) {
     ByteReader in(p, end_);
     std::string_view widths;
-    const size_t fields = version >= 3 ? 5 : 4;
+    const size_t fields = version >= 3 ? 6 : 4;
     if (!in.get_varint32(last_doc0_) || !in.get_bytes(fields, widths)) corrupt(p, "truncated skip header");
     doc_width_ = static_cast<uint8_t>(widths[0]);
     end_width_ = static_cast<uint8_t>(widths[1]);
     freq_width_ = static_cast<uint8_t>(widths[2]);
     pos_width_ = static_cast<uint8_t>(widths[3]);
-    if (fields == 5) impact_width_ = static_cast<uint8_t>(widths[4]);
-    if (doc_width_ > 32 || end_width_ > 32 || freq_width_ > 32 || pos_width_ > 32 || impact_width_ > 16)
+    if (fields == 6) {
+      impact_width_[0] = static_cast<uint8_t>(widths[4]);
+      impact_width_[1] = static_cast<uint8_t>(widths[5]);
+    }
+    if (doc_width_ > 32 || end_width_ > 32 || freq_width_ > 32 || pos_width_ > 32 || impact_width_[0] > 16 ||
+        impact_width_[1] > 16)
       corrupt(in.pos() - fields, "skip field width above 32 (impacts: 16)");
     if (version >= 3) {
       std::string_view field;
-      uint32_t reference;
-      if (!in.get_bytes(1, field) || !in.get_u32(reference) || !in.get_u16(tail_impact_) || !in.get_u16(term_impact_))
-        corrupt(p, "truncated skip header");
+      if (!in.get_bytes(2, field)) corrupt(p, "truncated skip header");
       impact_field_ = static_cast<uint8_t>(field[0]);
-      std::memcpy(&reference_average_, &reference, 4);
-      if (impact_field_ != kNoImpacts &&
-          (impact_field_ > 2 || !(reference_average_ > 0) || !std::isfinite(reference_average_)))
-        corrupt(p, "bad impact field or reference length in skip header");
+      impact_columns_ = impact_field_ == kNoImpacts ? 0 : field[1] == 1 ? 2 : 1;
+      if ((impact_field_ != kNoImpacts && impact_field_ > 2) || uint8_t(field[1]) > 1)
+        corrupt(p, "bad impact field in skip header");
+      for (uint32_t c = 0; c < impact_columns_; ++c) {
+        uint32_t reference;
+        if (!in.get_u32(reference) || !in.get_u16(column_[c].tail) || !in.get_u16(column_[c].term))
+          corrupt(p, "truncated skip header");
+        std::memcpy(&column_[c].reference, &reference, 4);
+        if (!(column_[c].reference > 0) || !std::isfinite(column_[c].reference))
+          corrupt(p, "bad reference length in skip header");
+      }
     }
-    entry_bits_ = uint32_t(doc_width_) + end_width_ + freq_width_ + pos_width_ + impact_width_;
+    entry_bits_ = uint32_t(doc_width_) + end_width_ + freq_width_ + pos_width_ + impact_width_[0] + impact_width_[1];
     const uint64_t skip_bytes = (uint64_t(num_blocks_) * entry_bits_ + 7) / 8;
     skip_ = in.pos();
     if (!in.skip(skip_bytes)) corrupt(skip_, "skip data runs past the end");
@@ -461,14 +492,21 @@ uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
   return max_freq;
 }
 
-PostingsCursor::Bound PostingsCursor::block_bound(DocId target) {
+int PostingsCursor::impact_column(Field field) const {
+  if (impact_columns_ > 0 && impact_field_ == uint8_t(field)) return 0;
+  if (impact_columns_ > 1 && field == Field::kAny) return 1;
+  return -1;
+}
+
+PostingsCursor::Bound PostingsCursor::block_bound(DocId target, int column) {
   // Impacts are bounds only: damaged ones can cost ranking quality but
   // never a read outside the skip data (the block index stays in range).
   if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
     bound_block_ = find_block(bound_block_, target);
-  if (bound_block_ >= num_blocks_) return {kNoMoreDocs, tail_impact_};
+  if (bound_block_ >= num_blocks_) return {kNoMoreDocs, column_[column].tail};
+  const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
   return {static_cast<DocId>(std::min<uint64_t>(skip_last_doc(bound_block_), kMaxDoc)),
-          static_cast<uint16_t>(skip_impact(bound_block_))};
+          static_cast<uint16_t>(skip_field(bound_block_, offset, impact_width_[column]))};
 }
 
 uint32_t PostingsCursor::max_freq() const {

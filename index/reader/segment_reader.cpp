@@ -131,9 +131,9 @@ void SegmentReader::check() const {
                       "doc id " + std::to_string(d) + " beyond the segment's " + std::to_string(doc_count_) + " docs");
       }
       if (c.freq() == 0) throw_corrupt(data_.name + ".post", it.info().postings_offset, "zero term frequency");
-      if (c.has_impacts(field)) {
-        const double part = bm25_length_part(c.freq(), field_length(field, d), c.reference_average());
-        if (part > impact_value(c.block_bound(d).impact) || part > impact_value(c.term_impact())) {
+      if (const int column = c.impact_column(field); column >= 0) {
+        const double part = bm25_length_part(c.freq(), field_length(field, d), c.reference_average(column));
+        if (part > impact_value(c.block_bound(d, column).impact) || part > impact_value(c.term_impact(column))) {
           throw_corrupt(data_.name + ".post", it.info().postings_offset,
                         "block impact below the score of doc " + std::to_string(d));
         }

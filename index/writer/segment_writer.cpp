@@ -173,8 +173,9 @@ SegmentInfo SegmentWriter::finish() {
     for (int f = 0; f < 2; ++f) {
       if (t.fields[f].doc_freq == 0) continue;
       decode(t.fields[f], *decoded[f]);
+      const bool shared = t.fields[1 - f].doc_freq == 0;  // kAny reads this list too
       infos[1 + f][i] = files.field_writer.write(decoded[f]->docs, decoded[f]->freqs, decoded[f]->positions, &lengths,
-                                                 f == 0 ? Field::kTitle : Field::kAbstract);
+                                                 f == 0 ? Field::kTitle : Field::kAbstract, shared);
     }
     if (t.fields[0].doc_freq == 0 || t.fields[1].doc_freq == 0) {
       infos[0][i] = infos[t.fields[0].doc_freq == 0 ? 2 : 1][i];
@@ -249,7 +250,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
 
   std::vector<TermDictReader::Iterator> its;
   for (const auto& seg : inputs) its.push_back(seg.reader->terms().begin());
-  DecodedPostings out;
+  DecodedPostings out, field_lists[2];
   SharedPostingsQueue shared[2];  // title, abstract
   std::vector<uint32_t> doc_positions;
   std::string key;
@@ -285,7 +286,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
     bool has[2] = {false, false};
     for (int f = 0; f < 2; ++f) {
       const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
-      out.clear();
+      DecodedPostings& list = field_lists[f];
+      list.clear();
       for (size_t s = 0; s < its.size(); ++s) {
         if (!its[s].valid() || its[s].key() != key) continue;
         std::optional<TermInfo> found = inputs[s].reader->lookup(field, term);
@@ -293,15 +295,21 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
         PostingsCursor c = inputs[s].reader->cursor(field, *found);
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
           if (remap[s][d] == kNoMoreDocs) continue;
-          out.docs.push_back(remap[s][d]);
-          out.freqs.push_back(c.freq());
+          list.docs.push_back(remap[s][d]);
+          list.freqs.push_back(c.freq());
           c.positions(doc_positions);
-          out.positions.insert(out.positions.end(), doc_positions.begin(), doc_positions.end());
+          list.positions.insert(list.positions.end(), doc_positions.begin(), doc_positions.end());
         }
       }
-      if (out.docs.empty()) continue;
-      has[f] = true;
-      field_info[f] = files.field_writer.write(out.docs, out.freqs, out.positions, &lengths, field);
+      has[f] = !list.docs.empty();
+    }
+    // Both fields are read first: a list kAny shares (the term is left in
+    // one field) gets kAny impacts too.
+    for (int f = 0; f < 2; ++f) {
+      if (!has[f]) continue;
+      const DecodedPostings& list = field_lists[f];
+      field_info[f] = files.field_writer.write(list.docs, list.freqs, list.positions, &lengths,
+                                               f == 0 ? Field::kTitle : Field::kAbstract, !has[1 - f]);
       shared[f].push(term, field_info[f]);
     }
     TermInfo info;

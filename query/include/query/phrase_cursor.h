@@ -77,9 +77,10 @@ class PhraseCursor final : public DocCursor {
       uint32_t tf = UINT32_MAX;
       for (const auto& c : approx_) tf = std::min(tf, c.max_freq());
       max_score_ = weight_->score(tf, std::max(1u, segment_->shortest_field_length(field_)));
-      for (const auto& c : approx_)
-        if (c.has_impacts(field_))
-          max_score_ = std::min(max_score_, weight_->impact_bound(c.term_impact(), c.reference_average()));
+      for (const auto& c : approx_) {
+        if (const int column = c.impact_column(field_); column >= 0)
+          max_score_ = std::min(max_score_, weight_->impact_bound(c.term_impact(column), c.reference_average(column)));
+      }
     }
     return max_score_;
   }
@@ -87,10 +88,11 @@ class PhraseCursor final : public DocCursor {
     if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
     Bound out{kNoMoreDocs, max_score()};
     for (auto& c : approx_) {
-      if (!c.has_impacts(field_)) continue;
-      const PostingsCursor::Bound b = c.block_bound(target);
+      const int column = c.impact_column(field_);
+      if (column < 0) continue;
+      const PostingsCursor::Bound b = c.block_bound(target, column);
       out.end = std::min(out.end, b.last);
-      out.score = std::min(out.score, weight_->impact_bound(b.impact, c.reference_average()));
+      out.score = std::min(out.score, weight_->impact_bound(b.impact, c.reference_average(column)));
     }
     return out;
   }

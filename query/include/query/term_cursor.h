@@ -45,18 +45,20 @@ class TermCursor final : public DocCursor {
     if (!weight_) return 0;
     if (max_score_ < 0) {
       max_score_ = weight_->score(postings_.max_freq(), std::max(1u, segment_->shortest_field_length(field_)));
-      if (postings_.has_impacts(field_))
-        max_score_ = std::min(max_score_, weight_->impact_bound(postings_.term_impact(), postings_.reference_average()));
+      if (column_ >= 0) {
+        max_score_ = std::min(max_score_,
+                              weight_->impact_bound(postings_.term_impact(column_), postings_.reference_average(column_)));
+      }
     }
     return max_score_;
   }
-  // From the block's impact in the skip data; a list without impacts (for
-  // this field: one shared by a field and kAny) is one stretch.
+  // From the block's impact in the skip data; a list without impacts for
+  // this field (format 2, or fewer than 128 docs) is one stretch.
   Bound block_bound(DocId target) override {
     if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
-    if (!postings_.has_impacts(field_)) return {kNoMoreDocs, max_score()};
-    const PostingsCursor::Bound b = postings_.block_bound(target);
-    return {b.last, std::min(max_score(), weight_->impact_bound(b.impact, postings_.reference_average()))};
+    if (column_ < 0) return {kNoMoreDocs, max_score()};
+    const PostingsCursor::Bound b = postings_.block_bound(target, column_);
+    return {b.last, std::min(max_score(), weight_->impact_bound(b.impact, postings_.reference_average(column_)))};
   }
   uint64_t count_remaining() override {
     if (untouched_) {
@@ -76,7 +78,8 @@ class TermCursor final : public DocCursor {
   const Bm25Weight* weight_;
   std::string_view label_;
   bool untouched_ = true;
-  float max_score_ = -1;  // not yet computed
+  int column_ = postings_.impact_column(field_);  // of the impacts for field_; -1: none
+  float max_score_ = -1;                         // not yet computed
 };
 
 }  // namespace fts

@@ -31,6 +31,13 @@ struct TermInfo {
   bool operator==(const TermInfo&) const = default;
 };
 
+// One column of a list's impacts (block_impact.h), beside the per-block
+// impacts in its skip entries.
+struct ImpactColumn {
+  float reference = 0;          // the average length the impacts were computed at
+  uint16_t tail = 0, term = 0;  // of the tail (0: none) and of every doc
+};
+
 class PostingsWriter {
  public:
   // positions may be null for a field stored without positions.
@@ -39,9 +46,11 @@ class PostingsWriter {
   // ascending positions for each doc in turn (empty when not stored).
   // lengths (of the segment's docs) give the blocks' score bounds as the
   // list is read under field; without them the list has none.
+  // shared_with_any: a field list that kAny reads too (its term occurs in
+  // that field only) gets kAny impacts besides its own.
   TermInfo write(std::span<const DocId> docs, std::span<const uint32_t> freqs,
                  std::span<const uint32_t> positions, const DocLengths* lengths = nullptr,
-                 Field field = Field::kAny);
+                 Field field = Field::kAny, bool shared_with_any = false);
 
  private:
   struct BlockSkip {
@@ -49,12 +58,13 @@ class PostingsWriter {
     uint64_t end;           // byte offset after the block, from the first block
     uint32_t max_freq;      // minus one
     uint64_t positions_end; // positions bytes of this term up to the block's end
-    uint16_t impact;        // block_impact.h
+    uint16_t impact[2];     // block_impact.h: own field, kAny
   };
+  // Impacts of a list: column 0 for its own field, column 1 for kAny.
   struct Impacts {
-    uint8_t field;        // kNoImpacts without lengths
-    float reference;      // the average length the impacts were computed at
-    uint16_t tail, term;  // of the tail (0: none) and of every doc
+    uint8_t field = kNoImpacts;  // of column 0; kNoImpacts without lengths
+    int columns = 0;             // 2: a kAny column too
+    ImpactColumn column[2];
   };
   void write_skip_data(std::span<const BlockSkip> skips, const Impacts& impacts);
 
@@ -98,23 +108,23 @@ class PostingsCursor {
   // the skip header and the tail, without reading the full blocks.
   uint32_t max_freq() const;
 
-  // Score bounds (block_impact.h), when the list holds them for field:
-  // the impact of every doc of the term, and of the docs from target on up
-  // to a block's last doc, found from the skip data without decoding or
-  // moving the cursor (targets should not decrease).
-  struct Bound {
-    DocId last;       // kNoMoreDocs: to the end of the list
-    uint16_t impact;
-  };
   // The current block's last doc id and max freq, once next() or advance()
   // has been called.
   DocId block_last_doc() const { return count_ != 0 ? block_last_ : kNoMoreDocs; }
   uint32_t block_max_freq() const { return block_max_freq_; }
 
-  bool has_impacts(Field field) const { return impact_field_ == uint8_t(field); }
-  float reference_average() const { return reference_average_; }
-  uint16_t term_impact() const { return term_impact_; }
-  Bound block_bound(DocId target);
+  // Score bounds (block_impact.h) in the impact column for a field (-1:
+  // the list has none for it): the impact of every doc of the term, and of
+  // the docs from target on up to a block's last doc, found from the skip
+  // data without decoding or moving the cursor (targets must not decrease).
+  struct Bound {
+    DocId last;       // kNoMoreDocs: to the end of the list
+    uint16_t impact;
+  };
+  int impact_column(Field field) const;
+  float reference_average(int column) const { return column_[column].reference; }
+  uint16_t term_impact(int column) const { return column_[column].term; }
+  Bound block_bound(DocId target, int column);
 
  private:
   DocId next_block();
@@ -135,9 +145,6 @@ class PostingsCursor {
   uint64_t skip_positions_end(uint32_t block) const {
     return skip_field(block, doc_width_ + end_width_ + freq_width_, pos_width_);
   }
-  uint64_t skip_impact(uint32_t block) const {
-    return skip_field(block, doc_width_ + end_width_ + freq_width_ + pos_width_, impact_width_);
-  }
   [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
 
   // Payloads and where this term's parts of them start.
@@ -155,10 +162,10 @@ class PostingsCursor {
   // last_doc - last_doc0_, end, max_freq - 1, positions_end.
   uint32_t num_blocks_ = 0;
   uint32_t last_doc0_ = 0;
-  uint8_t doc_width_ = 0, end_width_ = 0, freq_width_ = 0, pos_width_ = 0, impact_width_ = 0;
+  uint8_t doc_width_ = 0, end_width_ = 0, freq_width_ = 0, pos_width_ = 0, impact_width_[2] = {0, 0};
   uint8_t impact_field_ = kNoImpacts;
-  float reference_average_ = 0;
-  uint16_t tail_impact_ = 0, term_impact_ = 0;
+  uint32_t impact_columns_ = 0;
+  ImpactColumn column_[2];
   uint32_t bound_block_ = 0;  // where block_bound() last looked
   uint32_t entry_bits_ = 0;
   bool all_freqs_one_ = false;  // total_freq == doc_freq: no freqs stored
