@@ -34,13 +34,16 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   // block's bound, which is 0 for a clause with no doc there; the clauses
   // (in the order of their overall bounds) whose window bounds add up to no
   // more than the k-th best score are non-essential there, and a window
-  // where every clause is skips its docs unread.
+  // where every clause is skips its docs unread. Until there is a k-th
+  // best score nothing can be pruned: one stretch to the end, left as soon
+  // as one exists.
   DocId at = 0;  // every doc below has been scored or ruled out
   for (;;) {
     raise_threshold();
+    const bool bounded = threshold > -std::numeric_limits<float>::infinity();
     DocId end = kNoMoreDocs;
     for (size_t i = 0; i < n; ++i) {
-      local[i] = cs[i].cursor->block_bound(at);
+      local[i] = bounded ? cs[i].cursor->block_bound(at) : DocCursor::Bound{kNoMoreDocs, cs[i].bound};
       end = std::min(end, local[i].end);
     }
     // Whether clause i may hold docs in the window (it may lag behind at).
@@ -62,6 +65,7 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
     };
     drop_non_essential();
     for (size_t i = essential; i < n; ++i) cs[i].cursor->advance(at);
+    bool now_bounded = false;
     while (essential < n) {
       DocId d = kNoMoreDocs;
       for (size_t i = essential; i < n; ++i) d = std::min(d, cs[i].cursor->doc());
@@ -97,10 +101,21 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
         if (c->doc() == d) c->next();
       }
       raise_threshold();
+      if (!bounded && threshold > -std::numeric_limits<float>::infinity()) {
+        now_bounded = true;  // every clause was essential, so each is past d
+        at = d + 1;
+        break;
+      }
       drop_non_essential();
     }
+    if (now_bounded) continue;
     if (end == kNoMoreDocs) break;
-    at = end + 1;
+    // The next window starts at the next doc any clause holds (the
+    // non-essential ones skip what this window ruled out).
+    DocId next = kNoMoreDocs;
+    for (size_t i = 0; i < n; ++i) next = std::min(next, cs[i].cursor->advance(end + 1));
+    if (next == kNoMoreDocs) break;
+    at = next;
   }
   // Docs the non-essential clauses held and nobody looked at were not
   // counted (drop_non_essential marked the count inexact then).
