@@ -5,7 +5,8 @@
 #      index as 20 segments with 10% of docs deleted, beside the same merged to one;
 #   3. deleting 10,000 urls;
 #   4. Index::reopen() after a small commit;
-#   and the latency of 200 absent terms on the 20 segments (Bloom filters).
+#   and the latency of 200 absent terms on the 20 segments, and what the
+#   Bloom filters save on their lookups (bench/bloom_bench).
 #
 #   bench/living.sh [--docs N] [--out DIR] [--sets "and or ..."] [--reps N]
 # Defaults: 1,000,000 docs, OUT=/tmp/fts-living, every query set, 5 reps.
@@ -26,9 +27,9 @@ SHARED=${SHARED:-$(cd .. && pwd)/shared}
 [ -d "$SHARED/queries" ] || { echo "living.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
 [ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && ls *.txt | grep -v invalid | sed 's/\.txt$//' | tr '\n' ' ')
 BUILD=${FTS_BUILD:-build-bench}
-if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/bench/reopen_bench" ]; then
+if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/bench/reopen_bench" ] || [ ! -x "$BUILD/bench/bloom_bench" ]; then
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFTS_TESTS=OFF >/dev/null
-  cmake --build "$BUILD" -j2 --target fts-index fts-bench reopen_bench >/dev/null
+  cmake --build "$BUILD" -j2 --target fts-index fts-bench reopen_bench bloom_bench >/dev/null
 fi
 mkdir -p "$OUT"
 main=$OUT/zipf$DOCS.xml.gz extra=$OUT/zipf-extra10k.xml.gz
@@ -70,6 +71,8 @@ run_sets "$seg" "20seg-10%deleted"
 # Terms in no segment: each segment's Bloom filter answers them without its dictionary.
 for i in $(seq 1 200); do echo "zqx${i}absent"; done >"$OUT/absent.txt"
 echo "20seg absent-terms count $("$BUILD/fts-bench" --index "$seg" --queries "$OUT/absent.txt" --mode count --reps "$REPS" | tail -1)"
+# The lookups alone, with the Bloom filters and with the dictionaries only.
+FTS_INDEX=$seg "$BUILD/bench/bloom_bench" 2>/dev/null | grep BM_
 echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --index "$seg") s"
 run_sets "$seg" "merged"
 

@@ -86,12 +86,14 @@ class SegmentPlanner {
   // A cursor over the node's matches; scoring: with the leaves' scores.
   // exhaustive: the cursor will be read to its end (not advanced by a
   // parent), which makes materialising a wide OR pay off.
-  CursorPtr build(const QueryNode& node, bool scoring, bool exhaustive) {
+  // two_phase: a phrase is built iterating its approximation (for an AND,
+  // which confirms it last), so it does not look for an exact first match.
+  CursorPtr build(const QueryNode& node, bool scoring, bool exhaustive, bool two_phase = false) {
     switch (node.kind) {
       case Kind::kTerm:
         return term(node, scoring);
       case Kind::kPhrase:
-        return node.terms.size() == 1 ? term(node, scoring) : phrase(node, scoring);
+        return node.terms.size() == 1 ? term(node, scoring) : phrase(node, scoring, two_phase);
       case Kind::kNot:
         return complement(filter(*node.children[0], false));
       case Kind::kAnd:
@@ -103,13 +105,15 @@ class SegmentPlanner {
   }
 
   // Without scores, possibly from (or into) the filter cache.
-  CursorPtr filter(const QueryNode& node, bool exhaustive) {
+  // A cursor that may be materialised is built exact (two_phase only where
+  // it is not).
+  CursorPtr filter(const QueryNode& node, bool exhaustive, bool two_phase = false) {
     FilterCache* cache = options_.cache;
-    if (!cache || node.kind == Kind::kTerm) return build(node, false, exhaustive);
+    if (!cache || node.kind == Kind::kTerm) return build(node, false, exhaustive, two_phase);
     FilterCache::Key key{options_.generation, segment_.name(), query_.text(node)};
     if (options_.dry_run) {
       if (auto bitmap = cache->peek(key)) return std::make_unique<BitmapCursor>(std::move(bitmap));
-      return build(node, false, exhaustive);
+      return build(node, false, exhaustive, two_phase);
     }
     FilterCache::Lookup found = cache->lookup(key);
     if (found.bitmap) return std::make_unique<BitmapCursor>(std::move(found.bitmap));
@@ -144,7 +148,7 @@ class SegmentPlanner {
                                         scoring ? query_.weight(node) : nullptr, query_.text(node));
   }
 
-  CursorPtr phrase(const QueryNode& node, bool scoring) {
+  CursorPtr phrase(const QueryNode& node, bool scoring, bool two_phase) {
     // Unique tokens in first-occurrence order; slots map offsets to them.
     std::vector<std::string_view> unique;
     std::vector<uint32_t> slots;
@@ -178,7 +182,7 @@ class SegmentPlanner {
     }
     return std::make_unique<PhraseCursor>(std::move(approx), std::move(slots), std::move(parts), &segment_,
                                           node.field, scoring ? query_.weight(node) : nullptr,
-                                          query_.text(node));
+                                          query_.text(node), two_phase);
   }
 
   CursorPtr complement(CursorPtr excluded) {
@@ -190,12 +194,15 @@ class SegmentPlanner {
   CursorPtr conjunction(const QueryNode& node, bool scoring, bool exhaustive) {
     size_t positive_count = 0;
     for (const auto& c : node.children) positive_count += !is_negation(*c);
-    // A lone positive is read to the end whenever the AND is.
+    // A lone positive is read to the end whenever the AND is; beside others
+    // a phrase is confirmed last (AndCursor), so it is built two-phase.
     const bool child_exhaustive = exhaustive && positive_count == 1;
+    const bool two_phase = positive_count > 1;
     std::vector<CursorPtr> positives;
     for (const auto& c : node.children) {
       if (is_negation(*c)) continue;
-      CursorPtr cursor = scoring ? build(*c, true, child_exhaustive) : filter(*c, child_exhaustive);
+      CursorPtr cursor =
+          scoring ? build(*c, true, child_exhaustive, two_phase) : filter(*c, child_exhaustive, two_phase);
       if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
       positives.push_back(std::move(cursor));
     }

@@ -31,8 +31,12 @@ class PhraseCursor final : public DocCursor {
   // approx: one cursor per unique token; slots[i]: the unique token at
   // phrase offset i. weight null: planned without scores (stop at the first
   // occurrence). field: for the BM25 length (kAny for an unqualified phrase).
+  // two_phase: approximate() from the start, so the cursor stops on its
+  // first candidate instead of searching for its first match (an AND with a
+  // rare other child would otherwise pay a scan of the whole phrase).
   PhraseCursor(std::vector<PostingsCursor> approx, std::vector<uint32_t> slots, std::vector<FieldPart> parts,
-               const SegmentReader* segment, Field field, const Bm25Weight* weight, std::string label)
+               const SegmentReader* segment, Field field, const Bm25Weight* weight, std::string label,
+               bool two_phase = false)
       : approx_(std::move(approx)),
         slots_(std::move(slots)),
         parts_(std::move(parts)),
@@ -41,7 +45,8 @@ class PhraseCursor final : public DocCursor {
         weight_(weight),
         label_(std::move(label)),
         positions_(approx_.size()),
-        index_(slots_.size()) {
+        index_(slots_.size()),
+        approximate_(two_phase) {
     order_.resize(approx_.size());
     std::iota(order_.begin(), order_.end(), 0u);
     std::stable_sort(order_.begin(), order_.end(),
@@ -112,8 +117,8 @@ class PhraseCursor final : public DocCursor {
   }
   // From now on stop on docs holding every token; confirm() reads positions.
   bool approximate() override {
+    if (!approximate_) checked_ = doc_;  // found exactly so far
     approximate_ = true;
-    checked_ = doc_;  // found exactly so far
     return true;
   }
   bool confirm() override {
