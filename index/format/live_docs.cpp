@@ -57,24 +57,39 @@ LiveDocs LiveDocs::read(const std::string& path, uint32_t doc_count) {
     throw_corrupt(path, 4, "live doc " + std::to_string(roaring_bitmap_maximum(bitmap.get())) +
                                " beyond the segment's " + std::to_string(doc_count) + " docs");
   }
+  // Live docs are most of a segment: set every bit and clear the deleted
+  // ones (the complement, cheap to take of run containers), so a reopen
+  // after a small delete costs the deletes, not the segment's size.
   LiveDocs live(doc_count);
-  std::fill(live.bits_.begin(), live.bits_.end(), 0);
-  live.live_ = 0;
-  roaring_uint32_iterator_t it;
-  roaring_init_iterator(bitmap.get(), &it);
-  for (; it.has_value; roaring_advance_uint32_iterator(&it)) {
-    live.bits_[it.current_value >> 6] |= uint64_t(1) << (it.current_value & 63);
-    ++live.live_;
+  const uint64_t live_count = roaring_bitmap_get_cardinality(bitmap.get());
+  if (live_count >= doc_count / 2) {
+    Bitmap deleted(roaring_bitmap_flip(bitmap.get(), 0, doc_count));
+    roaring_uint32_iterator_t it;
+    roaring_init_iterator(deleted.get(), &it);
+    for (; it.has_value; roaring_advance_uint32_iterator(&it)) {
+      live.bits_[it.current_value >> 6] &= ~(uint64_t(1) << (it.current_value & 63));
+    }
+  } else {
+    std::fill(live.bits_.begin(), live.bits_.end(), 0);
+    roaring_uint32_iterator_t it;
+    roaring_init_iterator(bitmap.get(), &it);
+    for (; it.has_value; roaring_advance_uint32_iterator(&it)) {
+      live.bits_[it.current_value >> 6] |= uint64_t(1) << (it.current_value & 63);
+    }
   }
+  live.live_ = static_cast<uint32_t>(live_count);
   return live;
 }
 
 void LiveDocs::write(const std::string& path) const {
+  // Added as runs of live docs: a few ranges, not a call per doc.
   Bitmap bitmap(roaring_bitmap_create());
-  for (size_t w = 0; w < bits_.size(); ++w) {
-    for (uint64_t word = bits_[w]; word != 0; word &= word - 1) {
-      roaring_bitmap_add(bitmap.get(), static_cast<uint32_t>(w * 64 + std::countr_zero(word)));
-    }
+  uint64_t d = 0;
+  while (d < doc_count_) {
+    while (d < doc_count_ && !is_live(static_cast<DocId>(d))) ++d;
+    const uint64_t first = d;
+    while (d < doc_count_ && is_live(static_cast<DocId>(d))) ++d;
+    if (d > first) roaring_bitmap_add_range(bitmap.get(), first, d);
   }
   roaring_bitmap_run_optimize(bitmap.get());  // live docs are mostly long runs
   std::string buf;
