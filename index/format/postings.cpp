@@ -259,7 +259,7 @@ void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips, const Imp
 // ---------------------------------------------------------------- cursor
 
 PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
-                               const TermInfo& info, const std::string& path_for_errors, uint32_t version)
+                               const TermInfo& info, std::string_view path_for_errors, uint32_t version)
     : data_(postings.data()),
       end_(postings.data() + postings.size()),
       pos_data_(positions.data()),
@@ -318,7 +318,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<cons
 }
 
 void PostingsCursor::corrupt(const uint8_t* at, const std::string& what) const {
-  throw_corrupt(path_, static_cast<uint64_t>(at - data_), what);
+  throw_corrupt(std::string(path_), static_cast<uint64_t>(at - data_), what);
 }
 
 uint64_t PostingsCursor::skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const {
@@ -536,7 +536,7 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
   if (pos_data_ == pos_end_) corrupt(blocks_, "positions requested from a field without positions");
   if (!freqs_ready_) decode_freqs();
   auto pos_corrupt = [&](const uint8_t* at, const char* what) {
-    throw_corrupt(path_ + " (positions)", static_cast<uint64_t>(at - pos_data_), what);
+    throw_corrupt(std::string(path_) + " (positions)", static_cast<uint64_t>(at - pos_data_), what);
   };
   if (pos_at_ == nullptr || pos_doc_ > idx_) {
     const uint64_t size = static_cast<uint64_t>(pos_end_ - pos_data_);

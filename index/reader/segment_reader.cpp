@@ -38,7 +38,7 @@ std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir,
   return reader;
 }
 
-SegmentReader::SegmentReader(const SegmentData& data) : data_(data) {
+SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(data.name + ".post") {
   ByteReader r(data.norms.data(), data.norms.data() + data.norms.size());
   if (!r.get_u32(doc_count_) || !r.get_u64(total_length_[0]) || !r.get_u64(total_length_[1]) ||
       !r.get_u64(total_length_[2])) {
@@ -88,7 +88,7 @@ std::optional<TermInfo> SegmentReader::lookup(Field field, std::string_view term
 
 PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
   static const std::span<const uint8_t> kNone;
-  return PostingsCursor(data_.postings, field == Field::kAny ? kNone : data_.positions, info, data_.name + ".post",
+  return PostingsCursor(data_.postings, field == Field::kAny ? kNone : data_.positions, info, post_path_,
                         data_.postings_version);
 }
 

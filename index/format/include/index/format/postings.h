@@ -81,9 +81,11 @@ class PostingsWriter {
 // them: damaged data throws IndexError. Allocation-free after construction.
 class PostingsCursor {
  public:
-  // version: of the postings file (format 2 has no impacts).
+  // version: of the postings file (format 2 has no impacts). The path must
+  // outlive the cursor: it is kept as a view, so making a cursor allocates
+  // nothing.
   PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
-                 const TermInfo& info, const std::string& path_for_errors, uint32_t version = kFormatVersion);
+                 const TermInfo& info, std::string_view path_for_errors, uint32_t version = kFormatVersion);
 
   DocId doc() const { return doc_; }  // kNoMoreDocs when exhausted; before the first next(): undefined
   DocId next() {
@@ -156,7 +158,7 @@ class PostingsCursor {
   const uint8_t* pos_end_ = nullptr;
   uint64_t positions_offset_ = 0;
   uint64_t total_freq_ = 0;
-  std::string path_;
+  std::string_view path_;  // owned by whoever made the cursor (the segment reader); for errors only
 
   // Skip data layout: per full block a fixed-width entry of
   // last_doc - last_doc0_, end, max_freq - 1, positions_end.

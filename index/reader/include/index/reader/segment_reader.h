@@ -64,6 +64,7 @@ class SegmentReader {
  private:
   std::unique_ptr<Files> files_;  // null when built over caller-owned data
   SegmentData data_;
+  std::string post_path_;  // NAME.post, which cursors name in their errors
   uint32_t doc_count_ = 0;
   uint64_t total_length_[3] = {0, 0, 0};
   uint32_t shortest_length_[3] = {0, 0, 0};
