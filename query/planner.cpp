@@ -66,12 +66,7 @@ class SegmentPlanner {
       return out;
     }
     if (const QueryNode* either = lone_disjunction(root)) {
-      std::vector<CursorPtr> negatives;
-      for (const auto& c : root.children) {
-        if (!is_negation(*c)) continue;
-        CursorPtr cursor = filter(*c->children[0], false);
-        if (cursor->doc() != kNoMoreDocs) negatives.push_back(std::move(cursor));
-      }
+      std::vector<CursorPtr> negatives = negations(root);
       out.clauses = disjunction_parts(*either, false);
       if (!negatives.empty()) out.excluded = union_of(std::move(negatives), false, false);
       return out;
@@ -80,9 +75,18 @@ class SegmentPlanner {
     return out;
   }
 
-
-
  private:
+  // Filters of the n of an AND's NOT n children that match something.
+  std::vector<CursorPtr> negations(const QueryNode& node) {
+    std::vector<CursorPtr> out;
+    for (const auto& c : node.children) {
+      if (!is_negation(*c)) continue;
+      CursorPtr cursor = filter(*c->children[0], false);
+      if (cursor->doc() != kNoMoreDocs) out.push_back(std::move(cursor));
+    }
+    return out;
+  }
+
   // A cursor over the node's matches; scoring: with the leaves' scores.
   // exhaustive: the cursor will be read to its end (not advanced by a
   // parent), which makes materialising a wide OR pay off.
@@ -206,12 +210,7 @@ class SegmentPlanner {
       if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
       positives.push_back(std::move(cursor));
     }
-    std::vector<CursorPtr> negatives;
-    for (const auto& c : node.children) {
-      if (!is_negation(*c)) continue;
-      CursorPtr cursor = filter(*c->children[0], false);
-      if (cursor->doc() != kNoMoreDocs) negatives.push_back(std::move(cursor));
-    }
+    std::vector<CursorPtr> negatives = negations(node);
     CursorPtr include;
     if (positives.empty()) {
       include = std::make_unique<AllDocsCursor>(segment_.doc_count());
