@@ -6,79 +6,10 @@
 // position, and no request leaving the server (the page works offline).
 // Saves a screenshot beside the test output. Exit 77 (ctest: skipped) only
 // when Chromium cannot start, and never under CI=true.
-import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import puppeteer from 'puppeteer-core';
-
-const here = path.dirname(new URL(import.meta.url).pathname);
-const sourceDir = process.env.FTS_SOURCE_DIR || path.resolve(here, '..', '..');
-const binaryDir = process.env.FTS_BINARY_DIR || path.join(sourceDir, 'build-test');
-const outputDir = process.env.FTS_TEST_OUTPUT || path.join(binaryDir, 'test-output');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const SKIP = 77;
-
-let failures = 0;
-function check(condition, what) {
-  if (condition) {
-    console.log(`ok   ${what}`);
-  } else {
-    console.log(`FAIL ${what}`);
-    failures++;
-  }
-}
-
-function escapeXml(s) {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function makeIndex(tmp) {
-  const extra = path.join(tmp, 'extra.xml');
-  const docs = [
-    ['<script>alert(1)</script>', 'https://example.org/xss', 'A zebrafinch title written as markup <b>bold</b>.'],
-    ['<img src=x onerror=alert(3)>', 'javascript:alert(2)', 'A zebrafinch whose url is a script.'],
-  ];
-  fs.writeFileSync(extra, '<feed>\n' + docs.map(([t, u, a]) =>
-    `<doc><title>Wikipedia: ${escapeXml(t)}</title><url>${escapeXml(u)}</url>` +
-    `<abstract>${escapeXml(a)}</abstract><links></links></doc>\n`).join('') + '</feed>\n');
-  const index = path.join(tmp, 'index');
-  execFileSync(path.join(binaryDir, 'fts-index'),
-    ['build', '--index', index, path.join(sourceDir, 'data', 'sample.xml'), extra], { stdio: 'ignore' });
-  return index;
-}
-
-function startServer(index) {
-  const proc = spawn(path.join(binaryDir, 'fts-serve'),
-    ['--index', index, '--listen', '127.0.0.1:0', '--access-log', 'none'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: proc.stdout });
-    lines.once('line', (line) => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(line);
-      if (m) resolve({ proc, base: m[1] }); else reject(new Error(`fts-serve did not start: ${line}`));
-    });
-    proc.once('exit', (code) => reject(new Error(`fts-serve exited with ${code}`)));
-  });
-}
-
-async function launchBrowser(profile) {
-  try {
-    return await puppeteer.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        `--user-data-dir=${profile}`],
-      userDataDir: profile,
-      timeout: 30000,
-    });
-  } catch (e) {
-    if (process.env.CI === 'true') throw e;
-    console.log(`SKIP: Chromium (${chromiumPath}) cannot start here: ${e.message.split('\n')[0]}`);
-    process.exit(SKIP);
-  }
-}
+import { check, exitWithResult, launchBrowser, makeIndex, outputDir, startServer } from './harness.mjs';
 
 async function searchFor(page, query) {
   await page.$eval('#q', (el) => { el.value = ''; });
@@ -95,11 +26,14 @@ async function main() {
   const profile = path.join(tmp, 'profile');
   fs.mkdirSync(profile);
   fs.mkdirSync(outputDir, { recursive: true });
-  const index = makeIndex(tmp);
+  const index = makeIndex(tmp, [
+    ['<script>alert(1)</script>', 'https://example.org/xss', 'A zebrafinch title written as markup <b>bold</b>.'],
+    ['<img src=x onerror=alert(3)>', 'javascript:alert(2)', 'A zebrafinch whose url is a script.'],
+  ]);
   const { proc, base } = await startServer(index);
   let browser;
   try {
-    browser = await launchBrowser(profile);
+    browser = await launchBrowser(profile, { args: ['--headless'] });
     const page = await browser.newPage();
     await page.setViewport({ width: 1000, height: 900 });
     const dialogs = [];
@@ -186,10 +120,7 @@ async function main() {
     proc.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  if (failures) {
-    console.log(`${failures} check(s) failed`);
-    process.exit(1);
-  }
+  exitWithResult();
 }
 
 main().catch((e) => {
