@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what fts needs to build and test, from Debian packages, and the
-# browser test's npm modules (tests/browser, pinned by its package-lock.json).
+# browser tests' npm modules (tests/browser: puppeteer-core, and eslint for the
+# extension, pinned by its package-lock.json).
 set -euo pipefail
 packages=(g++ cmake make pkg-config python3 zlib1g-dev libboost-program-options-dev libpugixml-dev
   libstemmer-dev libroaring-dev libfmt-dev libutf8proc-dev libzstd-dev libgtest-dev libbenchmark-dev
