@@ -19,15 +19,20 @@ function showCommand(origin) {
   $('command').textContent = `fts-serve --index DIR --listen ${listen} --cors ${location.origin}`;
 }
 
-async function save(event) {
-  event.preventDefault();
-  let origin;
+// The typed address as an origin, or null after saying what is wrong.
+function typedOrigin() {
   try {
-    origin = normalizeServer($('server').value);
+    return normalizeServer($('server').value);
   } catch (e) {
     say(e.message, false, 'invalid');
-    return;
+    return null;
   }
+}
+
+async function save(event) {
+  event.preventDefault();
+  const origin = typedOrigin();
+  if (!origin) return;
   // Asked for at once, while the click still counts as the user's gesture.
   if (!grantedAtInstall(origin)) {
     let granted = false;
@@ -49,13 +54,8 @@ async function save(event) {
 }
 
 async function test() {
-  let origin;
-  try {
-    origin = normalizeServer($('server').value);
-  } catch (e) {
-    say(e.message, false, 'invalid');
-    return;
-  }
+  const origin = typedOrigin();
+  if (!origin) return;
   say(`Connecting to ${origin}...`, true, 'testing');
   try {
     const h = await health(origin);
