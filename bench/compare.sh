@@ -41,6 +41,10 @@ MODES="count top10 top10-fast"
 ENGINES="fts lucene xapian sqlite-fts5"
 SETS=""
 SKIP_BUILD=0
+# report.py draws with Debian's python3-matplotlib, which belongs to
+# /usr/bin/python3, whatever python3 comes first on PATH.
+REPORT_PYTHON=/usr/bin/python3
+[ -x "$REPORT_PYTHON" ] || REPORT_PYTHON=python3
 
 usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -195,6 +199,6 @@ EOF
   files=$(ls "$OUT/$corpus".*.jsonl "$OUT/$corpus".*.build.json 2>/dev/null)
   # shellcheck disable=SC2086
   python3 "$PEERS/compare.py" $files >"$OUT/$corpus.compare.txt" || true
-  python3 "$HERE/report.py" --corpus "$corpus" --out "$OUT" >"$OUT/$corpus.targets.txt"
+  "$REPORT_PYTHON" "$HERE/report.py" --corpus "$corpus" --out "$OUT" >"$OUT/$corpus.targets.txt"
   cat "$OUT/$corpus.load.txt" "$OUT/$corpus.compare.txt" "$OUT/$corpus.targets.txt"
 done

@@ -7,8 +7,8 @@ Reads DIR/NAME.ENGINE.build.json, DIR/NAME.QSET.ENGINE.MODE.jsonl and
 DIR/NAME.cold.json (as written by bench/compare.sh), prints per query set and
 mode the p50 / p95 latency of every engine with fts / Lucene ratios, checks the
 targets of issue 5 (BENCHMARKS.md) and writes an SVG bar chart of the p50
-latency per query set and engine (log scale), count and top10 side by side.
-Only the standard library: the chart is written as SVG by hand.
+latency per query set and engine (log scale), one panel per mode, drawn
+with matplotlib (Debian python3-matplotlib).
 """
 import argparse
 import glob
@@ -16,6 +16,16 @@ import json
 import math
 import os
 import sys
+
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("report.py: matplotlib is missing (apt-get install python3-matplotlib; it belongs to /usr/bin/python3)")
+matplotlib.use("svg")  # no display needed
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller files, searchable labels
+matplotlib.rcParams["svg.hashsalt"] = "fts"  # stable element ids from run to run
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+from matplotlib import patches, ticker  # noqa: E402
 
 ENGINES = ["fts", "lucene", "xapian", "sqlite-fts5"]
 COLORS = {"fts": "#d62728", "lucene": "#1f77b4", "xapian": "#2ca02c", "sqlite-fts5": "#9467bd"}
@@ -71,53 +81,38 @@ def verdict(r, limit):
 
 
 def svg_chart(corpus, sets, runs, path):
-    engines = [e for e in ENGINES if any((s, e, m) in runs for s in sets for m in MODES)]
-    vals = [runs[k]["p50"] for k in runs if runs[k]["p50"] > 0]
-    lo = 10 ** math.floor(math.log10(min(vals))) if vals else 1
-    hi = 10 ** math.ceil(math.log10(max(vals))) if vals else 10
-    panel_w, panel_h, left, top, gap = 60 * len(sets) + 40, 300, 70, 50, 40
-    width = left + len(MODES) * (panel_w + gap) + 20
-    height = top + panel_h + 110
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">'
-           % (width, height), '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="20" font-size="14">p50 query latency per query set, %s (µs, log scale; lower is better)</text>'
-           % (left, corpus)]
-
-    def y_of(v):
-        v = max(v, lo)
-        return top + panel_h - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * panel_h
-
-    for pi, mode in enumerate(MODES):
-        x0 = left + pi * (panel_w + gap)
-        out.append('<text x="%d" y="%d" font-size="13">%s mode</text>' % (x0 + panel_w // 2 - 30, top - 8, mode))
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#444"/>' % (x0, top, panel_w, panel_h))
-        d = lo
-        while d <= hi:
-            y = y_of(d)
-            out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (x0, y, x0 + panel_w, y))
-            if pi == 0:
-                out.append('<text x="%d" y="%.1f" text-anchor="end">%g</text>' % (x0 - 4, y + 4, d))
-            d *= 10
-        group = (panel_w - 40) / len(sets)
-        bar = group * 0.8 / max(1, len(engines))
-        for si, s in enumerate(sets):
-            gx = x0 + 20 + si * group
-            for ei, e in enumerate(engines):
-                r = runs.get((s, e, mode))
-                if not r or r["p50"] <= 0:
-                    continue
-                y = y_of(r["p50"])
-                out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s %s p50 %.1f µs</title></rect>'
-                           % (gx + ei * bar, y, bar, top + panel_h - y, COLORS[e], e, mode, s, r["p50"]))
-            out.append('<text transform="translate(%.1f,%d) rotate(45)">%s</text>' % (gx + group * 0.3, top + panel_h + 12, s))
-    for ei, e in enumerate(engines):
-        lx = left + ei * 120
-        ly = height - 18
-        out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (lx, ly - 10, COLORS[e]))
-        out.append('<text x="%d" y="%d">%s</text>' % (lx + 16, ly, e))
-    out.append("</svg>")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(out) + "\n")
+    """Grouped bars of the p50 latency per query set and engine, one panel per mode, log scale."""
+    modes = [m for m in MODES if any(k[2] == m for k in runs)] or MODES
+    engines = [e for e in ENGINES if any(k[1] == e for k in runs)]
+    p50s = [r["p50"] for r in runs.values() if r["p50"] > 0]  # a log scale has no 0
+    fig, axes = plt.subplots(len(modes), 1, sharex=True, sharey=True, squeeze=False,
+                             figsize=(min(16, 2 + 0.25 * max(1, len(engines)) * max(1, len(sets))), 1 + 2.6 * len(modes)))
+    width = 0.8 / max(1, len(engines))
+    for ax, mode in zip(axes[:, 0], modes):
+        for ei, e in enumerate(engines):
+            have = [(si, runs[(s, e, mode)]["p50"]) for si, s in enumerate(sets)
+                    if (s, e, mode) in runs and runs[(s, e, mode)]["p50"] > 0]
+            xs = [si + (ei - (len(engines) - 1) / 2) * width for si, _ in have]
+            bars = ax.bar(xs, [p50 for _, p50 in have], width, color=COLORS[e])
+            ax.bar_label(bars, labels=["%.3g" % p50 if p50 < 100 else "%.0f" % p50 for _, p50 in have],
+                         rotation=90, padding=2, fontsize=7)
+        ax.set_title("%s mode" % mode, loc="left", fontsize=10)
+        ax.set_ylabel("µs")
+        ax.grid(axis="y", which="major", color="#ddd")
+        ax.set_axisbelow(True)
+    bottom = axes[-1, 0]  # the scale, the limits and the query sets are shared by every panel
+    bottom.set_yscale("log")
+    bottom.set_ylim(10 ** math.floor(math.log10(min(p50s, default=1))),  # the decade below the fastest
+                    max(p50s, default=10) * 4)  # room for the labels above the bars
+    bottom.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: "%g" % v))
+    bottom.set_xticks(range(len(sets)), sets, rotation=30, ha="right")
+    if engines:
+        axes[0, 0].legend(handles=[patches.Patch(color=COLORS[e], label=e) for e in engines], ncol=len(engines),
+                          loc="lower right", bbox_to_anchor=(1, 1), frameon=False, fontsize=9)
+    fig.suptitle("p50 query latency per query set, %s (log scale; lower is better)" % corpus)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})  # no date: the same run gives the same file
+    plt.close(fig)
 
 
 def main():
