@@ -7,7 +7,8 @@ packages=(g++ cmake make pkg-config python3 zlib1g-dev libboost-program-options-
   libstemmer-dev libroaring-dev libfmt-dev libutf8proc-dev libzstd-dev libgtest-dev libbenchmark-dev
   libboost-dev nlohmann-json3-dev python3-pytest wrk chromium libssl-dev
   pybind11-dev python3-pybind11 python3-dev  # the Python module (python/) and its headers
-  python3-matplotlib)  # bench/report.py's charts
+  python3-matplotlib  # bench/report.py's charts
+  dpkg-dev file)  # cpack -G DEB: dpkg-shlibdeps finds the packages' dependencies (scripts/package-test.sh)
 # Node and npm for the browser test: Debian's, unless a node is there already.
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
@@ -18,7 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"
 fi
 
 # puppeteer-core drives Debian's chromium; it downloads no browser of its own.
