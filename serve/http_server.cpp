@@ -13,6 +13,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "serve/cors.h"
+
 namespace fts::serve {
 
 namespace beast = boost::beast;
@@ -229,6 +231,10 @@ class Session : public std::enable_shared_from_this<Session> {
     method_ = std::string(std_view(req.method_string()));
     target_ = std::string(std_view(req.target()));
     client_keep_alive_ = req.keep_alive();
+    if (!core_->options.cors_origins.empty()) {
+      auto it = req.find(http::field::origin);  // assigned into the kept buffer: no allocation per request
+      origin_.assign(it == req.end() ? std::string_view() : std_view(it->value()));
+    }
     if (reject_) {
       core_->metrics.connection_rejected();
       return fail(503, "too many open connections", {{"Retry-After", "1"}});
@@ -279,7 +285,7 @@ class Session : public std::enable_shared_from_this<Session> {
     state_ = State::kAnswering;
     disarm_deadline();
     const auto& req = parser_->get();
-    if (req.method() == http::verb::options && !core_->options.cors_origin.empty()) {
+    if (req.method() == http::verb::options && !core_->options.cors_origins.empty()) {
       ApiResponse r;
       r.status = 204;
       r.content_type.clear();
@@ -326,8 +332,11 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!r.content_type.empty()) response_.set(http::field::content_type, r.content_type);
     response_.set("X-Content-Type-Options", "nosniff");
     for (auto& [name, value] : r.headers) response_.set(name, value);
-    if (!core_->options.cors_origin.empty()) {
-      response_.set(http::field::access_control_allow_origin, core_->options.cors_origin);
+    if (!core_->options.cors_origins.empty()) {
+      const std::string_view allowed = allowed_origin(core_->options.cors_origins, origin_);
+      if (!allowed.empty()) {
+        response_.set(http::field::access_control_allow_origin, beast::string_view(allowed.data(), allowed.size()));
+      }
       response_.set(http::field::vary, "Origin");
     }
     body_bytes_ = r.body.size();
@@ -355,6 +364,7 @@ class Session : public std::enable_shared_from_this<Session> {
     request_ = {};
     method_.clear();
     target_.clear();
+    origin_.clear();
     started_ms_ = 0;
     wait_for_request();
   }
@@ -402,6 +412,7 @@ class Session : public std::enable_shared_from_this<Session> {
   State state_ = State::kReading;
   bool draining_ = false, client_keep_alive_ = false;
   std::string remote_ = "-", method_, target_, request_line_;
+  std::string origin_;  // the request's Origin, read only when CORS is on
   double started_ms_ = 0, linger_until_ = 0;
   unsigned status_ = 0;
   size_t body_bytes_ = 0, lingered_ = 0;

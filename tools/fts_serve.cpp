@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <boost/program_options.hpp>
 #include <fmt/core.h>
@@ -15,6 +16,7 @@
 #include "engine/fts.h"
 #include "serve/access_log.h"
 #include "serve/bearer_token.h"
+#include "serve/cors.h"
 #include "serve/doc_writer.h"
 #include "serve/api.h"
 #include "serve/http_server.h"
@@ -66,7 +68,8 @@ int main(int argc, char** argv) {
     ("listen", po::value<std::string>()->default_value("127.0.0.1:8080"), "HOST:PORT to listen on (port 0: any free port)")
     ("threads", po::value<unsigned>(&http.threads)->default_value(std::max(1u, std::thread::hardware_concurrency())),
      "io threads, and as many search threads")
-    ("cors", po::value<std::string>(&http.cors_origin), "allow this ORIGIN to call the API from a browser")
+    ("cors", po::value<std::vector<std::string>>(&http.cors_origins),
+     "allow ORIGIN (scheme://host[:port], e.g. chrome-extension://ID, or *) to call the API from a browser; repeat for several")
     ("access-log", po::value<std::string>(&access_log)->default_value("-"), "FILE, - for stderr, or none")
     ("cache-mb", po::value<size_t>(&cache_mb)->default_value(cache_mb), "filter cache size")
     ("writable", po::bool_switch(&writable), "take writes (POST /docs, DELETE /docs, POST /commit); needs --token-file")
@@ -100,6 +103,9 @@ int main(int argc, char** argv) {
     if (dir.empty()) throw po::error("--index DIR is required");
     parse_listen(vm["listen"].as<std::string>(), http);
     if (http.threads == 0) throw po::error("--threads must be at least 1");
+    for (const std::string& origin : http.cors_origins) {
+      if (std::string why = serve::cors_origin_error(origin); !why.empty()) throw po::error("--cors: " + why);
+    }
     if (access_log == "none") access_log.clear();
     if (writable && token_file.empty()) throw po::error("--writable needs --token-file FILE (the bearer token writes present)");
     if (!writable && !token_file.empty()) throw po::error("--token-file is only for --writable");

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from serve_support import EXTRA_DOCS, Server, build_index, tool, write_dump
+from serve_support import EXTRA_DOCS, Server, build_index, recv_all, tool, write_dump
 
 
 @pytest.fixture(scope="module")
@@ -273,6 +273,41 @@ def test_cors_off_by_default_and_on_when_asked(server, index, tmp):
         assert status == 204 and "GET" in headers["Access-Control-Allow-Methods"]
 
 
+def test_cors_several_origins(index, tmp):
+    # The browser extension's origins (Chromium's and Firefox's) beside a web
+    # app: each gets its own origin back, any other none.
+    chromium, firefox = "chrome-extension://mdmkjbfagdgdhkjagomjjddjfgleoijk", "moz-extension://4b1c3e-9f"
+    with Server(index, "--cors", chromium, "--cors", firefox, "--cors", "https://app.example", tmp=tmp) as s:
+        for origin in [chromium, firefox, "https://app.example", "HTTPS://APP.EXAMPLE"]:
+            status, headers, body = s.request("GET", "/search?q=cat&limit=1", headers={"Origin": origin})
+            assert status == 200 and headers["Access-Control-Allow-Origin"] == origin, origin
+            assert headers["Vary"] == "Origin" and json.loads(body)["hits"]
+        for origin in ["https://evil.example", "chrome-extension://other", chromium + "/", "null"]:
+            status, headers, _ = s.request("GET", "/health", headers={"Origin": origin})
+            assert status == 200 and "Access-Control-Allow-Origin" not in headers, origin
+            assert headers["Vary"] == "Origin"
+        status, headers, _ = s.request("GET", "/health")
+        assert status == 200 and "Access-Control-Allow-Origin" not in headers
+        status, headers, _ = s.request("OPTIONS", "/search", headers={"Origin": firefox, "Access-Control-Request-Method": "GET"})
+        assert status == 204 and headers["Access-Control-Allow-Origin"] == firefox
+        status, headers, _ = s.request("OPTIONS", "/search", headers={"Origin": "https://evil.example",
+                                                                       "Access-Control-Request-Method": "GET"})
+        assert "Access-Control-Allow-Origin" not in headers
+        # An error answer carries it too, so the page can read the message.
+        status, headers, body = s.request("GET", "/search?q=cat+AND", headers={"Origin": chromium})
+        assert status == 400 and headers["Access-Control-Allow-Origin"] == chromium and json.loads(body)["position"] == 4
+        # The origin of one request is not kept for the next on the connection.
+        conn = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        conn.sendall(f"GET /health HTTP/1.1\r\nHost: x\r\nOrigin: {chromium}\r\n\r\n"
+                     "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        both = recv_all(conn).decode()
+        conn.close()
+        assert both.count("HTTP/1.1 200") == 2 and both.count("Access-Control-Allow-Origin") == 1
+    with Server(index, "--cors", "*", tmp=tmp) as s:
+        status, headers, _ = s.request("GET", "/health", headers={"Origin": "https://any.example"})
+        assert headers["Access-Control-Allow-Origin"] == "*"
+
+
 def test_time_budget_504(index, tmp):
     with Server(index, "--time-budget-ms", "0.000001", tmp=tmp) as s:
         status, body = s.get_json("/search?q=cat")
@@ -379,7 +414,10 @@ def test_sigterm_drains_and_exits_0(index, tmp):
 
 def test_bad_command_lines(index):
     for args in [[], ["--index", index, "--listen", "nope"], ["--index", index, "--listen", "127.0.0.1:99999"],
-                 ["--index", index, "--threads", "0"], ["--bogus"]]:
+                 ["--index", index, "--threads", "0"], ["--bogus"],
+                 ["--index", index, "--cors", "chrome-extension://abc/"], ["--index", index, "--cors", "app.example"],
+                 ["--index", index, "--cors", "https://"], ["--index", index, "--cors", "1http://a"],
+                 ["--index", index, "--cors", "https://a.example", "--cors", "https://b.example/path"]]:
         r = subprocess.run([tool("fts-serve"), *args], capture_output=True, text=True, timeout=10)
         assert r.returncode == 2, args
         assert r.stderr.startswith("fts-serve: ") and r.stderr.count("\n") == 1

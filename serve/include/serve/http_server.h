@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "serve/access_log.h"
 #include "serve/api.h"
@@ -38,7 +39,10 @@ struct HttpOptions {
   std::chrono::milliseconds write_timeout{30000};
   size_t max_connections = 1024;
   size_t max_pending = 256;  // requests waiting for or on a search thread
-  std::string cors_origin;   // empty: no CORS headers
+  // Origins allowed to call the API from a browser: a request whose Origin
+  // is one of them gets it back in Access-Control-Allow-Origin ("*" allows
+  // any). Empty: no CORS headers.
+  std::vector<std::string> cors_origins;
   std::chrono::milliseconds reload_interval{500};
   std::chrono::milliseconds drain_timeout{10000};
 };
