@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -105,195 +107,11 @@ std::string sha1_via_sha1sum(const std::string& data) {
   return r.out.substr(0, 40);
 }
 
-// ------------------------------------------------------ a minimal JSON parser
+// The tools' JSON is read back with nlohmann::json: a strict RFC 8259 parser
+// that throws on anything malformed, so a test fails on invalid output.
+using Json = nlohmann::json;
 
-struct Json {
-  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<Json> array;
-  std::vector<std::pair<std::string, Json>> object;
-
-  const Json* get(const std::string& key) const {
-    for (const auto& [k, v] : object) {
-      if (k == key) return &v;
-    }
-    return nullptr;
-  }
-  bool has(const std::string& key) const { return get(key) != nullptr; }
-  const Json& at(const std::string& key) const {
-    const Json* v = get(key);
-    if (!v) throw std::runtime_error("missing key " + key);
-    return *v;
-  }
-};
-
-// Strict RFC 8259 recursive descent; throws with the position on any error.
-class JsonParser {
- public:
-  explicit JsonParser(std::string_view text) : s_(text) {}
-
-  Json parse_document() {
-    Json v = value(0);
-    ws();
-    if (i_ != s_.size()) fail("trailing characters");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error("invalid JSON at " + std::to_string(i_) + ": " + what);
-  }
-  void ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
-  }
-  bool take(char c) {
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  void expect_word(std::string_view w) {
-    if (s_.substr(i_, w.size()) != w) fail("bad literal");
-    i_ += w.size();
-  }
-  Json value(int depth) {
-    if (depth > 100) fail("too deep");
-    ws();
-    if (i_ >= s_.size()) fail("unexpected end");
-    Json v;
-    char c = s_[i_];
-    if (c == '{') {
-      v.kind = Json::Kind::kObject;
-      ++i_;
-      ws();
-      if (take('}')) return v;
-      for (;;) {
-        ws();
-        if (i_ >= s_.size() || s_[i_] != '"') fail("expected a key");
-        std::string key = string_literal();
-        ws();
-        if (!take(':')) fail("expected ':'");
-        v.object.emplace_back(std::move(key), value(depth + 1));
-        ws();
-        if (take('}')) return v;
-        if (!take(',')) fail("expected ',' or '}'");
-      }
-    }
-    if (c == '[') {
-      v.kind = Json::Kind::kArray;
-      ++i_;
-      ws();
-      if (take(']')) return v;
-      for (;;) {
-        v.array.push_back(value(depth + 1));
-        ws();
-        if (take(']')) return v;
-        if (!take(',')) fail("expected ',' or ']'");
-      }
-    }
-    if (c == '"') {
-      v.kind = Json::Kind::kString;
-      v.string = string_literal();
-      return v;
-    }
-    if (c == 't') {
-      expect_word("true");
-      v.kind = Json::Kind::kBool;
-      v.boolean = true;
-      return v;
-    }
-    if (c == 'f') {
-      expect_word("false");
-      v.kind = Json::Kind::kBool;
-      return v;
-    }
-    if (c == 'n') {
-      expect_word("null");
-      return v;
-    }
-    v.kind = Json::Kind::kNumber;
-    v.number = number();
-    return v;
-  }
-  double number() {
-    size_t start = i_;
-    take('-');
-    if (take('0')) {
-    } else if (i_ < s_.size() && s_[i_] >= '1' && s_[i_] <= '9') {
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-    } else {
-      fail("bad number");
-    }
-    if (take('.')) {
-      size_t d = i_;
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-      if (d == i_) fail("digits expected after '.'");
-    }
-    if (take('e') || take('E')) {
-      if (!take('+')) take('-');
-      size_t d = i_;
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-      if (d == i_) fail("digits expected in exponent");
-    }
-    return std::stod(std::string(s_.substr(start, i_ - start)));
-  }
-  std::string string_literal() {
-    ++i_;  // opening quote
-    std::string out;
-    for (;;) {
-      if (i_ >= s_.size()) fail("unterminated string");
-      unsigned char c = static_cast<unsigned char>(s_[i_++]);
-      if (c == '"') return out;
-      if (c < 0x20) fail("raw control character in string");
-      if (c != '\\') {
-        out.push_back(static_cast<char>(c));
-        continue;
-      }
-      if (i_ >= s_.size()) fail("unterminated escape");
-      char e = s_[i_++];
-      switch (e) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case 'u': {
-          if (i_ + 4 > s_.size()) fail("short \\u escape");
-          unsigned cp = 0;
-          for (int k = 0; k < 4; ++k) {
-            char h = s_[i_++];
-            if (!std::isxdigit(static_cast<unsigned char>(h))) fail("bad hex digit");
-            cp = cp * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0'
-                                                                                              : (h | 0x20) - 'a' + 10);
-          }
-          // Enough for the tests: code points below 0x80 verbatim, others as '?'.
-          out.push_back(cp < 0x80 ? static_cast<char>(cp) : '?');
-          break;
-        }
-        default: fail("bad escape");
-      }
-    }
-  }
-
-  std::string_view s_;
-  size_t i_ = 0;
-};
-
-Json parse_json(const std::string& text) { return JsonParser(text).parse_document(); }
-
-TEST(JsonParserSelfTest, AcceptsValidAndRejectsInvalid) {
-  EXPECT_NO_THROW(parse_json(R"({"a":[1,2.5,-3e2,true,false,null,"x\"\n\u0041"],"b":{}})"));
-  for (const char* bad : {"{", "{\"a\":1,}", "[1 2]", "\"\x01\"", "01", "{a:1}", "[1,]", "1.", "\"\\x\"", "{} x"}) {
-    EXPECT_THROW(parse_json(bad), std::runtime_error) << bad;
-  }
-  EXPECT_EQ(parse_json(R"({"k":"v\u0041"})").at("k").string, "vA");
-}
+Json parse_json(const std::string& text) { return Json::parse(text); }
 
 // ------------------------------------------------------------ the test dump
 
@@ -475,7 +293,7 @@ std::vector<uint32_t> brute_force(const std::vector<TestDoc>& docs, const Pred& 
 
 std::vector<uint32_t> hit_ids(const Json& results) {
   std::vector<uint32_t> ids;
-  for (const Json& h : results.at("hits").array) ids.push_back(static_cast<uint32_t>(h.at("doc").number));
+  for (const Json& h : results.at("hits")) ids.push_back(h.at("doc").get<uint32_t>());
   return ids;
 }
 
@@ -581,11 +399,11 @@ TEST_F(CliTest, SeveralDumpsContinueDocIdsInOrder) {
     ASSERT_EQ(split.exit_code, 0) << describe(split);
     Json j = parse_json(split.out);
     EXPECT_EQ(hit_ids(j), brute_force(docs_, pred)) << q;
-    for (const Json& h : j.at("hits").array) {
-      size_t id = static_cast<size_t>(h.at("doc").number);
+    for (const Json& h : j.at("hits")) {
+      size_t id = h.at("doc").get<size_t>();
       ASSERT_LT(id, docs_.size());
-      EXPECT_EQ(h.at("title").string, docs_[id].title);
-      EXPECT_EQ(h.at("url").string, docs_[id].url);
+      EXPECT_EQ(h.at("title").get<std::string>(), docs_[id].title);
+      EXPECT_EQ(h.at("url").get<std::string>(), docs_[id].url);
     }
   }
 }
@@ -862,7 +680,7 @@ TEST_F(CliTest, DocSortedJsonListsExactlyTheBruteForceIds) {
     Json j = parse_json(r.out);
     std::vector<uint32_t> expected = brute_force(docs_, q.expected);
     EXPECT_EQ(hit_ids(j), expected) << q.text;
-    EXPECT_EQ(j.at("total_hits").number, static_cast<double>(expected.size())) << q.text;
+    EXPECT_EQ(j.at("total_hits").get<double>(), static_cast<double>(expected.size())) << q.text;
   }
 }
 
@@ -872,30 +690,30 @@ TEST_F(CliTest, JsonOutputIsValidWithTheDocumentedFields) {
   ASSERT_EQ(lines_of(r.out).size(), 1u) << "one JSON document per query, on one line";
   Json j;
   ASSERT_NO_THROW(j = parse_json(r.out)) << r.out;
-  ASSERT_EQ(j.kind, Json::Kind::kObject);
+  ASSERT_TRUE(j.is_object());
   std::vector<uint32_t> expected = brute_force(docs_, any("red") || phrase({"blue", "moon"}));
-  EXPECT_EQ(j.at("total_hits").number, static_cast<double>(expected.size()));
-  const auto& hits = j.at("hits").array;
+  EXPECT_EQ(j.at("total_hits").get<double>(), static_cast<double>(expected.size()));
+  const auto& hits = j.at("hits");
   EXPECT_EQ(hits.size(), std::min<size_t>(5, expected.size()));
   double previous = 1e300;
   for (const Json& h : hits) {
-    for (const char* key : {"doc", "title", "url", "score", "snippet"}) EXPECT_TRUE(h.has(key)) << key;
-    uint32_t id = static_cast<uint32_t>(h.at("doc").number);
+    for (const char* key : {"doc", "title", "url", "score", "snippet"}) EXPECT_TRUE(h.contains(key)) << key;
+    uint32_t id = h.at("doc").get<uint32_t>();
     EXPECT_TRUE(std::binary_search(expected.begin(), expected.end(), id)) << id;
     ASSERT_LT(id, docs_.size());
-    EXPECT_EQ(h.at("title").string, docs_[id].title);
-    EXPECT_EQ(h.at("url").string, docs_[id].url);
-    EXPECT_EQ(h.at("snippet").kind, Json::Kind::kString);
-    EXPECT_GT(h.at("score").number, 0);
-    EXPECT_LE(h.at("score").number, previous) << "hits come best first";
-    previous = h.at("score").number;
+    EXPECT_EQ(h.at("title").get<std::string>(), docs_[id].title);
+    EXPECT_EQ(h.at("url").get<std::string>(), docs_[id].url);
+    EXPECT_TRUE(h.at("snippet").is_string());
+    EXPECT_GT(h.at("score").get<double>(), 0);
+    EXPECT_LE(h.at("score").get<double>(), previous) << "hits come best first";
+    previous = h.at("score").get<double>();
   }
   // Special characters in titles and queries survive the JSON escaping.
   CommandResult q = fts_search({"--index", index(), "--json", "\"blue moon\" OR \"tab\there\\\""});
   EXPECT_NE(q.exit_code, 1) << describe(q);
   if (q.exit_code == 0) {
     Json jq = parse_json(q.out);
-    EXPECT_EQ(jq.at("query").string, "\"blue moon\" OR \"tab\there\\\"");
+    EXPECT_EQ(jq.at("query").get<std::string>(), "\"blue moon\" OR \"tab\there\\\"");
   }
 }
 
@@ -912,7 +730,7 @@ TEST_F(CliTest, LimitAndOffsetPageThroughTheFullList) {
         {"--index", index(), "--json", "--limit", "7", "--offset", std::to_string(offset), query});
     ASSERT_EQ(page.exit_code, 0) << describe(page);
     Json j = parse_json(page.out);
-    EXPECT_EQ(j.at("total_hits").number, static_cast<double>(all.size())) << "total is independent of paging";
+    EXPECT_EQ(j.at("total_hits").get<double>(), static_cast<double>(all.size())) << "total is independent of paging";
     for (uint32_t id : hit_ids(j)) paged.push_back(id);
   }
   EXPECT_EQ(paged, all);
@@ -927,21 +745,21 @@ TEST_F(CliTest, TotalHitsThresholdKeepsTheBestHitsAndMayBoundTheCount) {
     CommandResult exact = fts_search({"--index", index(), "--json", "--total-hits", "exact", "--", query});
     ASSERT_EQ(exact.exit_code, 0) << describe(exact);
     Json e = parse_json(exact.out);
-    EXPECT_EQ(e.at("total_hits_relation").string, "eq");
+    EXPECT_EQ(e.at("total_hits_relation").get<std::string>(), "eq");
     for (const std::string threshold : {"0", "3", "1000"}) {
       SCOPED_TRACE(threshold);
       CommandResult r = fts_search({"--index", index(), "--json", "--total-hits", threshold, "--", query});
       ASSERT_EQ(r.exit_code, 0) << describe(r);
       Json j = parse_json(r.out);
       EXPECT_EQ(hit_ids(j), hit_ids(e)) << "the same best hits whatever the count policy";
-      const std::string relation = j.at("total_hits_relation").string;
+      const std::string relation = j.at("total_hits_relation").get<std::string>();
       ASSERT_TRUE(relation == "eq" || relation == "gte") << relation;
-      const double total = e.at("total_hits").number;
+      const double total = e.at("total_hits").get<double>();
       if (relation == "eq") {
-        EXPECT_EQ(j.at("total_hits").number, total);
+        EXPECT_EQ(j.at("total_hits").get<double>(), total);
       } else {
-        EXPECT_LT(j.at("total_hits").number, total);
-        EXPECT_GE(j.at("total_hits").number, std::min(total, std::stod(threshold)));
+        EXPECT_LT(j.at("total_hits").get<double>(), total);
+        EXPECT_GE(j.at("total_hits").get<double>(), std::min(total, std::stod(threshold)));
         CommandResult text = fts_search({"--index", index(), "--total-hits", threshold, "--", query});
         ASSERT_EQ(text.exit_code, 0) << describe(text);
         EXPECT_NE(lines_of(text.out)[0].find("+ hits ("), std::string::npos) << text.out;
@@ -951,7 +769,7 @@ TEST_F(CliTest, TotalHitsThresholdKeepsTheBestHitsAndMayBoundTheCount) {
   // The default (1000) is above the sample's counts: exact, as --count is.
   CommandResult r = fts_search({"--index", index(), "--json", "red OR fish OR cat"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_EQ(parse_json(r.out).at("total_hits_relation").string, "eq");
+  EXPECT_EQ(parse_json(r.out).at("total_hits_relation").get<std::string>(), "eq");
   for (const std::string bad : {"-1", "many", "", "12x"}) {
     CommandResult b = fts_search({"--index", index(), "--total-hits", bad, "cat"});
     EXPECT_EQ(b.exit_code, 2) << bad << describe(b);
@@ -989,8 +807,8 @@ TEST_F(CliTest, StdinAnswersEveryQueryInOrder) {
   ASSERT_EQ(lines.size(), queries.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     Json j = parse_json(lines[i]);
-    EXPECT_EQ(j.at("query").string, queries[i]);
-    EXPECT_EQ(std::to_string(static_cast<long long>(j.at("total_hits").number)), expected[i]);
+    EXPECT_EQ(j.at("query").get<std::string>(), queries[i]);
+    EXPECT_EQ(std::to_string(j.at("total_hits").get<long long>()), expected[i]);
   }
 
   CommandResult text = fts_search({"--index", index()}, in);
@@ -1133,52 +951,52 @@ TEST_F(CliTest, BenchPrintsThePeersSchema) {
       SCOPED_TRACE(order[i]);
       Json j;
       ASSERT_NO_THROW(j = parse_json(lines[i])) << lines[i];
-      EXPECT_EQ(j.at("engine").string, "fts");
-      EXPECT_EQ(j.at("mode").string, mode);
-      EXPECT_EQ(j.at("query").string, order[i]);
-      for (const char* key : {"hits", "latency_us", "error"}) EXPECT_TRUE(j.has(key)) << key;
-      EXPECT_TRUE(j.has(mode == "count" ? "docs_sha1" : "top"));
+      EXPECT_EQ(j.at("engine").get<std::string>(), "fts");
+      EXPECT_EQ(j.at("mode").get<std::string>(), mode);
+      EXPECT_EQ(j.at("query").get<std::string>(), order[i]);
+      for (const char* key : {"hits", "latency_us", "error"}) EXPECT_TRUE(j.contains(key)) << key;
+      EXPECT_TRUE(j.contains(mode == "count" ? "docs_sha1" : "top"));
       if (order[i] == "(cat OR") {
-        EXPECT_EQ(j.at("error").kind, Json::Kind::kString);
-        EXPECT_FALSE(j.at("error").string.empty());
-        EXPECT_EQ(j.at("hits").kind, Json::Kind::kNull);
-        EXPECT_EQ(j.at("latency_us").kind, Json::Kind::kNull);
-        EXPECT_EQ(j.at(mode == "count" ? "docs_sha1" : "top").kind, Json::Kind::kNull);
+        EXPECT_TRUE(j.at("error").is_string());
+        EXPECT_FALSE(j.at("error").get<std::string>().empty());
+        EXPECT_TRUE(j.at("hits").is_null());
+        EXPECT_TRUE(j.at("latency_us").is_null());
+        EXPECT_TRUE(j.at(mode == "count" ? "docs_sha1" : "top").is_null());
         continue;
       }
       auto it = std::find_if(accepted.begin(), accepted.end(), [&](const auto& a) { return a.first == order[i]; });
       ASSERT_NE(it, accepted.end());
       std::vector<uint32_t> expected = brute_force(docs_, it->second);
-      EXPECT_EQ(j.at("error").kind, Json::Kind::kNull);
+      EXPECT_TRUE(j.at("error").is_null());
       if (mode == "top10-fast") {
         // The count may stop early: a lower bound of at least min(10, true).
-        ASSERT_TRUE(j.has("hits_relation"));
-        const std::string relation = j.at("hits_relation").string;
+        ASSERT_TRUE(j.contains("hits_relation"));
+        const std::string relation = j.at("hits_relation").get<std::string>();
         EXPECT_TRUE(relation == "eq" || relation == "gte") << relation;
-        EXPECT_LE(j.at("hits").number, static_cast<double>(expected.size()));
-        EXPECT_GE(j.at("hits").number, static_cast<double>(std::min<size_t>(10, expected.size())));
+        EXPECT_LE(j.at("hits").get<double>(), static_cast<double>(expected.size()));
+        EXPECT_GE(j.at("hits").get<double>(), static_cast<double>(std::min<size_t>(10, expected.size())));
         if (relation == "eq") {
-          EXPECT_EQ(j.at("hits").number, static_cast<double>(expected.size()));
+          EXPECT_EQ(j.at("hits").get<double>(), static_cast<double>(expected.size()));
         }
       } else {
-        EXPECT_FALSE(j.has("hits_relation"));
-        EXPECT_EQ(j.at("hits").number, static_cast<double>(expected.size()));
+        EXPECT_FALSE(j.contains("hits_relation"));
+        EXPECT_EQ(j.at("hits").get<double>(), static_cast<double>(expected.size()));
       }
-      EXPECT_EQ(j.at("latency_us").kind, Json::Kind::kNumber);
-      EXPECT_GE(j.at("latency_us").number, 0);
+      EXPECT_TRUE(j.at("latency_us").is_number());
+      EXPECT_GE(j.at("latency_us").get<double>(), 0);
       if (order[i] == "the") {
-        EXPECT_EQ(j.at("latency_us").number, 0) << "a query that analyzes to nothing is not timed";
+        EXPECT_EQ(j.at("latency_us").get<double>(), 0) << "a query that analyzes to nothing is not timed";
       }
       if (mode == "count") {
         std::string joined;
         for (size_t k = 0; k < expected.size(); ++k) joined += (k ? "\n" : "") + std::to_string(expected[k]);
-        EXPECT_EQ(j.at("docs_sha1").string, sha1_via_sha1sum(joined));
+        EXPECT_EQ(j.at("docs_sha1").get<std::string>(), sha1_via_sha1sum(joined));
         if (expected.empty()) {
-          EXPECT_EQ(j.at("docs_sha1").string, "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+          EXPECT_EQ(j.at("docs_sha1").get<std::string>(), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
         }
       } else {
         std::vector<uint32_t> top;
-        for (const Json& v : j.at("top").array) top.push_back(static_cast<uint32_t>(v.number));
+        for (const Json& v : j.at("top")) top.push_back(v.get<uint32_t>());
         EXPECT_EQ(top.size(), std::min<size_t>(10, expected.size()));
         for (uint32_t id : top) EXPECT_TRUE(std::binary_search(expected.begin(), expected.end(), id)) << id;
         CommandResult s = fts_search({"--index", index(), "--json", "--limit", "10", "--", order[i]});
@@ -1188,15 +1006,15 @@ TEST_F(CliTest, BenchPrintsThePeersSchema) {
     }
     Json summary;
     ASSERT_NO_THROW(summary = parse_json(lines.back())) << lines.back();
-    EXPECT_EQ(summary.at("engine").string, "fts");
-    EXPECT_EQ(summary.at("mode").string, mode);
-    EXPECT_EQ(summary.at("queries").number, static_cast<double>(order.size()));
-    EXPECT_EQ(summary.at("errors").number, 1);
-    EXPECT_EQ(summary.at("reps").number, 2);
+    EXPECT_EQ(summary.at("engine").get<std::string>(), "fts");
+    EXPECT_EQ(summary.at("mode").get<std::string>(), mode);
+    EXPECT_EQ(summary.at("queries").get<double>(), static_cast<double>(order.size()));
+    EXPECT_EQ(summary.at("errors").get<double>(), 1);
+    EXPECT_EQ(summary.at("reps").get<double>(), 2);
     for (const char* key : {"warmup_passes", "total_latency_us", "p50_us", "p95_us"}) {
-      EXPECT_EQ(summary.at(key).kind, Json::Kind::kNumber) << key;
+      EXPECT_TRUE(summary.at(key).is_number()) << key;
     }
-    EXPECT_LE(summary.at("p50_us").number, summary.at("p95_us").number);
+    EXPECT_LE(summary.at("p50_us").get<double>(), summary.at("p95_us").get<double>());
   }
 }
 

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <fmt/core.h>
 
 #include "common/cli.h"
 #include "engine/fts.h"
@@ -148,18 +147,19 @@ int main(int argc, char** argv) {
     }
     std::vector<double> medians;
     size_t errors = 0;
+    auto print = [](const cli::Json& j) {
+      const std::string line = cli::json_line(j);
+      std::fwrite(line.data(), 1, line.size(), stdout);
+    };
     for (auto& q : queries) {
-      std::string out = "{\"engine\":\"fts\",\"mode\":";
-      cli::append_json_string(out, mode);
-      out += ",\"query\":";
-      cli::append_json_string(out, q.text);
+      cli::Json out = {{"engine", "fts"}, {"mode", mode}, {"query", q.text}};
       if (!q.query) {
         ++errors;
-        out += top10 ? ",\"hits\":null,\"top\":null" : ",\"hits\":null,\"docs_sha1\":null";
-        out += ",\"latency_us\":null,\"error\":";
-        cli::append_json_string(out, q.error);
-        out += "}\n";
-        std::fwrite(out.data(), 1, out.size(), stdout);
+        out["hits"] = nullptr;
+        out[top10 ? "top" : "docs_sha1"] = nullptr;
+        out["latency_us"] = nullptr;
+        out["error"] = q.error;
+        print(out);
         continue;
       }
       double latency = 0;
@@ -174,26 +174,30 @@ int main(int argc, char** argv) {
         latency = median(q.latencies_us);
       }
       medians.push_back(latency);
-      out += fmt::format(",\"hits\":{}", q.hits);
+      out["hits"] = q.hits;
       if (top10) {
-        if (run_mode == Mode::kTop10Fast) out += q.exact ? ",\"hits_relation\":\"eq\"" : ",\"hits_relation\":\"gte\"";
-        out += ",\"top\":[";
-        for (size_t i = 0; i < q.ids.size(); ++i) out += fmt::format("{}{}", i ? "," : "", q.ids[i]);
-        out += "]";
+        if (run_mode == Mode::kTop10Fast) out["hits_relation"] = q.exact ? "eq" : "gte";
+        out["top"] = q.ids;
       } else {
-        out += ",\"docs_sha1\":\"" + cli::docs_sha1(q.ids) + "\"";
+        out["docs_sha1"] = cli::docs_sha1(q.ids);
       }
-      out += fmt::format(",\"latency_us\":{:.3f},\"error\":null}}\n", latency);
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      out["latency_us"] = cli::rounded(latency, 3);
+      out["error"] = nullptr;
+      print(out);
     }
     std::vector<double> sorted = medians;
     std::sort(sorted.begin(), sorted.end());
     double total = 0;
     for (double m : medians) total += m;
-    fmt::print(
-        "{{\"engine\":\"fts\",\"mode\":\"{}\",\"queries\":{},\"errors\":{},\"reps\":{},\"warmup_passes\":{},"
-        "\"total_latency_us\":{:.3f},\"p50_us\":{:.3f},\"p95_us\":{:.3f}}}\n",
-        mode, queries.size(), errors, reps, passes, total, nearest_rank(sorted, 50), nearest_rank(sorted, 95));
+    print({{"engine", "fts"},
+           {"mode", mode},
+           {"queries", queries.size()},
+           {"errors", errors},
+           {"reps", reps},
+           {"warmup_passes", passes},
+           {"total_latency_us", cli::rounded(total, 3)},
+           {"p50_us", cli::rounded(nearest_rank(sorted, 50), 3)},
+           {"p95_us", cli::rounded(nearest_rank(sorted, 95), 3)}});
     return cli::kOk;
   } catch (const std::bad_alloc&) {
     cli::print_error(kTool, "out of memory");

@@ -42,32 +42,33 @@ std::string marked(const Hit& hit, bool color) {
 }
 
 void print_json(const std::string& query, const Results& r, double ms, const Settings& s, const Index& index) {
-  std::string out = "{\"query\":";
-  cli::append_json_string(out, query);
-  out += fmt::format(",\"total_hits\":{},\"total_hits_relation\":\"{}\",\"elapsed_ms\":{:.3f}", r.total_hits,
-                     r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte", ms);
+  cli::Json out = {{"query", query},
+                   {"total_hits", r.total_hits},
+                   {"total_hits_relation", r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte"},
+                   {"elapsed_ms", cli::rounded(ms, 3)}};
   if (!s.count) {
-    out += ",\"hits\":[";
+    cli::Json hits = cli::Json::array();
     for (size_t i = 0; i < r.hits.size(); ++i) {
       const Hit& h = r.hits[i];
-      out += fmt::format("{}{{\"rank\":{},\"doc\":{},\"score\":{:.4f},\"title\":", i ? "," : "",
-                         s.search.offset + i + 1, h.doc, h.score);
-      cli::append_json_string(out, h.title);
-      out += ",\"url\":";
-      cli::append_json_string(out, h.url);
-      out += ",\"snippet\":";
-      cli::append_json_string(out, h.snippet);
-      out += "}";
+      hits.push_back({{"rank", s.search.offset + i + 1},
+                      {"doc", h.doc},
+                      {"score", cli::rounded(h.score, 4)},
+                      {"title", h.title},
+                      {"url", h.url},
+                      {"snippet", h.snippet}});
     }
-    out += "]";
+    out["hits"] = std::move(hits);
   }
   if (s.stats) {
     CacheStats c = index.cache_stats();
-    out += fmt::format(",\"cache\":{{\"hits\":{},\"misses\":{},\"entries\":{},\"bytes\":{},\"capacity_bytes\":{}}}",
-                       c.hits, c.misses, c.entries, c.bytes, c.capacity_bytes);
+    out["cache"] = {{"hits", c.hits},
+                    {"misses", c.misses},
+                    {"entries", c.entries},
+                    {"bytes", c.bytes},
+                    {"capacity_bytes", c.capacity_bytes}};
   }
-  out += "}\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::string line = cli::json_line(out);
+  std::fwrite(line.data(), 1, line.size(), stdout);
 }
 
 void print_text(const Results& r, double ms, const Settings& s, const Index& index) {

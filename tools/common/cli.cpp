@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
 #include <fmt/core.h>
-
-#include "analyzer/analyzer.h"  // detail::decode_utf8
 
 namespace fts::cli {
 
@@ -28,41 +27,15 @@ void print_error(const char* tool, std::string_view message) {
   (void)std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    const unsigned char c = *p;
-    if (c >= 0x80) {
-      // JSON is UTF-8: copy well-formed sequences, and write each byte of a
-      // malformed one (dumps and queries may hold any bytes) as U+FFFD.
-      char32_t cp;
-      const size_t n = detail::decode_utf8(p, end, cp);
-      if (cp == detail::kNotToken) {
-        out += "\\ufffd";
-      } else {
-        out.append(reinterpret_cast<const char*>(p), n);
-      }
-      p += n;
-      continue;
-    }
-    ++p;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
+std::string json_line(const Json& j) {
+  std::string line = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  line.push_back('\n');
+  return line;
+}
+
+double rounded(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
 }
 
 namespace {

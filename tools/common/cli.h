@@ -1,4 +1,4 @@
-// Small pieces the tools share: error reporting, JSON strings, SHA-1 of
+// Small pieces the tools share: error reporting, JSON lines, SHA-1 of
 // result ids, clocks and memory figures.
 #pragma once
 
@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "index/format/fields.h"
 
@@ -17,7 +19,17 @@ inline constexpr int kOk = 0, kRuntimeError = 1, kUsageError = 2;
 // Prints "TOOL: message" to stderr (one line).
 void print_error(const char* tool, std::string_view message);
 
-void append_json_string(std::string& out, std::string_view s);
+// JSON objects keep their keys in the order written, as the peers' schema
+// lists them.
+using Json = nlohmann::ordered_json;
+
+// One line of JSON and its newline. Stored text may hold any bytes: invalid
+// UTF-8 goes out as U+FFFD rather than failing the output.
+std::string json_line(const Json& j);
+
+// x rounded to `decimals` places, so that JSON carries the digits a reader
+// needs (a score to 4 places, a latency to 3) rather than 17.
+double rounded(double x, int decimals);
 
 // SHA-1 (hex) of ids in decimal joined by '\n', as ../shared/peers specifies.
 std::string docs_sha1(const std::vector<DocId>& ascending_ids);
