@@ -14,9 +14,12 @@
 namespace fts {
 namespace {
 
-std::span<const uint8_t> as_span(const std::string& s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
+// Encoded files are held in vectors of exactly their size: ASan then sees
+// a read one byte past the end (a std::string keeps a NUL there, and short
+// ones live inside the string object).
+using Bytes = std::vector<uint8_t>;
+
+std::span<const uint8_t> as_span(const Bytes& b) { return {b.data(), b.size()}; }
 
 std::string random_text(std::mt19937_64& rng, size_t max_len) {
   static const std::vector<std::string> pieces = {"cat ", "dog ", "Zürich ", "日本語 ", "\xff\xfe", std::string(1, '\0'),
@@ -37,12 +40,12 @@ std::vector<StoredDoc> random_docs(std::mt19937_64& rng, size_t n) {
   return docs;
 }
 
-std::string build(const std::vector<StoredDoc>& docs) {
+Bytes build(const std::vector<StoredDoc>& docs) {
   VectorSink sink;
   DocStoreWriter w(sink);
   for (const auto& d : docs) w.add(d.title, d.url, d.abstract);
   w.finish();
-  return sink.bytes;
+  return Bytes(sink.bytes.begin(), sink.bytes.end());
 }
 
 void expect_doc(const StoredDoc& got, const StoredDoc& want, size_t id) {
@@ -54,7 +57,7 @@ void expect_doc(const StoredDoc& got, const StoredDoc& want, size_t id) {
 TEST(DocStore, RoundTripInRandomOrder) {
   std::mt19937_64 rng(1);
   auto docs = random_docs(rng, 3000);
-  std::string bytes = build(docs);
+  Bytes bytes = build(docs);
   DocStoreReader r(as_span(bytes), "test.docs");
   ASSERT_EQ(r.size(), docs.size());
   std::vector<DocId> order(docs.size());
@@ -69,7 +72,7 @@ TEST(DocStore, RoundTripInRandomOrder) {
 TEST(DocStore, TwoReadersDoNotShareCachedBlocks) {
   std::mt19937_64 rng(2);
   auto a = random_docs(rng, 50), b = random_docs(rng, 50);
-  std::string ba = build(a), bb = build(b);
+  Bytes ba = build(a), bb = build(b);
   DocStoreReader ra(as_span(ba), "a"), rb(as_span(bb), "b");
   for (DocId i = 0; i < 50; ++i) {
     expect_doc(ra.get(i), a[i], i);
@@ -78,7 +81,7 @@ TEST(DocStore, TwoReadersDoNotShareCachedBlocks) {
 }
 
 TEST(DocStore, EmptyStoreAndEmptyFields) {
-  std::string bytes = build({});
+  Bytes bytes = build({});
   DocStoreReader r(as_span(bytes), "empty.docs");
   EXPECT_EQ(r.size(), 0u);
   EXPECT_THROW(r.get(0), std::out_of_range);
@@ -87,7 +90,7 @@ TEST(DocStore, EmptyStoreAndEmptyFields) {
   EXPECT_THROW(defaulted.get(0), std::out_of_range);
 
   std::vector<StoredDoc> blanks(300);
-  std::string b2 = build(blanks);
+  Bytes b2 = build(blanks);
   DocStoreReader r2(as_span(b2), "blank.docs");
   ASSERT_EQ(r2.size(), 300u);
   for (DocId i = 0; i < 300; i += 7) expect_doc(r2.get(i), blanks[i], i);
@@ -102,7 +105,7 @@ TEST(DocStore, HugeAbstract) {
     std::memcpy(&huge[i], &v, std::min<size_t>(8, huge.size() - i));
   }
   docs.insert(docs.begin() + 5, StoredDoc{"Huge", "u", huge});
-  std::string bytes = build(docs);
+  Bytes bytes = build(docs);
   DocStoreReader r(as_span(bytes), "huge.docs");
   for (DocId i : {10u, 5u, 4u, 6u, 0u}) expect_doc(r.get(i), docs[i], i);
 }
@@ -110,7 +113,7 @@ TEST(DocStore, HugeAbstract) {
 TEST(DocStore, ConcurrentReaders) {
   std::mt19937_64 rng(4);
   auto docs = random_docs(rng, 2000);
-  std::string bytes = build(docs);
+  Bytes bytes = build(docs);
   const DocStoreReader r(as_span(bytes), "mt.docs");
   std::vector<std::thread> threads;
   std::vector<int> mismatches(4, 0);
@@ -129,7 +132,7 @@ TEST(DocStore, ConcurrentReaders) {
 }
 
 // Damage gives IndexError naming the file, never a crash (run under ASan).
-void exercise(const std::string& bytes, size_t n) {
+void exercise(const Bytes& bytes, size_t n) {
   try {
     DocStoreReader r(as_span(bytes), "bad.docs");
     for (DocId i = 0; i < std::min<size_t>(n, r.size()); ++i) (void)r.get(i);
@@ -141,9 +144,9 @@ void exercise(const std::string& bytes, size_t n) {
 TEST(DocStore, TruncationIsAnError) {
   std::mt19937_64 rng(5);
   auto docs = random_docs(rng, 400);
-  std::string bytes = build(docs);
+  Bytes bytes = build(docs);
   for (size_t len = 0; len < bytes.size(); len += 1 + len / 50) {
-    std::string cut = bytes.substr(0, len);
+    Bytes cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(len));
     EXPECT_THROW(DocStoreReader(as_span(cut), "bad.docs"), IndexError) << len;
     exercise(cut, docs.size());
   }
@@ -152,11 +155,11 @@ TEST(DocStore, TruncationIsAnError) {
 TEST(DocStore, FlippedBytesAreCaught) {
   std::mt19937_64 rng(6);
   auto docs = random_docs(rng, 400);
-  std::string bytes = build(docs);
+  Bytes bytes = build(docs);
   int detected = 0, trials = 0;
   for (size_t i = 0; i < bytes.size(); i += 1 + rng() % 23) {
-    std::string damaged = bytes;
-    damaged[i] = static_cast<char>(damaged[i] ^ (1 << (rng() % 8)));
+    Bytes damaged = bytes;
+    damaged[i] ^= static_cast<uint8_t>(1 << (rng() % 8));
     ++trials;
     try {
       DocStoreReader r(as_span(damaged), "bad.docs");
