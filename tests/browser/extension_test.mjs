@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  check, exitWithResult, launchBrowser, makeIndex, outputDir, sourceDir, startServer, stopServer,
+  check, launchBrowser, makeIndex, outputDir, run, sourceDir, startServer, stopServer,
 } from './harness.mjs';
 import { matchedWords } from '../../extension/lib/omnibox.js';
 
@@ -301,10 +301,6 @@ async function main() {
     await stopServer(proc);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  exitWithResult();
 }
 
-main().catch((e) => {
-  console.log(`FAIL ${e.stack || e}`);
-  process.exit(1);
-});
+run(main);

@@ -2,7 +2,7 @@
 // count failures, an index of the sample data plus documents of the test's
 // own, fts-serve on an ephemeral loopback port, and Debian's chromium
 // started by puppeteer-core (exit 77, ctest's skip, only when it cannot
-// start, and never under CI=true).
+// start, and never under CI=true; see run).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ export const sourceDir = process.env.FTS_SOURCE_DIR || path.resolve(here, '..', 
 export const binaryDir = process.env.FTS_BINARY_DIR || path.join(sourceDir, 'build-test');
 export const outputDir = process.env.FTS_TEST_OUTPUT || path.join(binaryDir, 'test-output');
 export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-export const SKIP = 77;
+const SKIP = 77;
 
 let failures = 0;
 export function check(condition, what) {
@@ -26,11 +26,26 @@ export function check(condition, what) {
   }
 }
 
-export function exitWithResult() {
-  if (failures) {
-    console.log(`${failures} check(s) failed`);
+// Where Chromium cannot start: the test ends as skipped once its own
+// cleanup (stopping fts-serve, removing its files) has run.
+class Skip extends Error {}
+
+// Runs a test's main: exit 0 when every check passed, 1 on a failed check
+// or an error, 77 (skipped) when Chromium cannot start.
+export function run(main) {
+  main().then(() => {
+    if (failures) {
+      console.log(`${failures} check(s) failed`);
+      process.exit(1);
+    }
+  }, (e) => {
+    if (e instanceof Skip) {
+      console.log(`SKIP: ${e.message}`);
+      process.exit(SKIP);
+    }
+    console.log(`FAIL ${e.stack || e}`);
     process.exit(1);
-  }
+  });
 }
 
 export function escapeXml(s) {
@@ -90,7 +105,6 @@ export async function launchBrowser(profile, { args = [], headless = true, exten
     });
   } catch (e) {
     if (process.env.CI === 'true') throw e;
-    console.log(`SKIP: Chromium (${chromiumPath}) cannot start here: ${e.message.split('\n')[0]}`);
-    process.exit(SKIP);
+    throw new Skip(`Chromium (${chromiumPath}) cannot start here: ${e.message.split('\n')[0]}`);
   }
 }

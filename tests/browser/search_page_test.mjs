@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { check, exitWithResult, launchBrowser, makeIndex, outputDir, startServer } from './harness.mjs';
+import { check, launchBrowser, makeIndex, outputDir, run, startServer } from './harness.mjs';
 
 async function searchFor(page, query) {
   await page.$eval('#q', (el) => { el.value = ''; });
@@ -120,10 +120,6 @@ async function main() {
     proc.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  exitWithResult();
 }
 
-main().catch((e) => {
-  console.log(`FAIL ${e.stack || e}`);
-  process.exit(1);
-});
+run(main);
