@@ -3,7 +3,7 @@
 #   1. appending 10,000 docs to the N-doc index, beside a full rebuild of N + 10,000;
 #   2. count and top10 latency (sum of per-query medians per query set) on the
 #      index as 20 segments with 10% of docs deleted, beside the same merged to one;
-#   3. deleting 10,000 urls;
+#   3. deleting 1 url, then 10,000 urls;
 #   4. Index::reopen() after a small commit;
 #   and the latency of 200 absent terms on the 20 segments, and what the
 #   Bloom filters save on their lookups (bench/bloom_bench).
@@ -79,6 +79,8 @@ run_sets "$seg" "merged"
 echo "== 3. delete 10,000 urls"
 # awk reads to the end: head would close the pipe under pipefail.
 urls=$(zcat "$main" | sed -n 's:.*<url>\(.*\)</url>.*:\1:p' | awk 'NR % 97 == 0 && ++n <= 10000')
+# One url: the cost a commit of one update pays to find the docs it replaces.
+echo "delete 1 url:                     $(seconds "$BUILD/fts-index" delete --index "$idx" --url "$(echo "$urls" | head -1)") s"
 echo "delete 10,000 urls:               $(seconds "$BUILD/fts-index" delete --index "$idx" --url $urls) s"
 
 echo "== 4. reopen after a small commit (1 doc added, 1 deleted)"

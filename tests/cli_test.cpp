@@ -577,8 +577,8 @@ TEST_F(CliTest, CheckRejectsEveryKindOfDamage) {
     if (name != "LOCK") files.push_back(name);
   }
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 7u) << "expected MANIFEST and one segment's six files";
-  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms", ".bloom"}) {
+  ASSERT_EQ(files.size(), 8u) << "expected MANIFEST and one segment's seven files";
+  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms", ".bloom", ".urls"}) {
     EXPECT_EQ(std::count_if(files.begin(), files.end(), [&](const std::string& f) { return f.ends_with(ext); }), 1)
         << ext;
   }

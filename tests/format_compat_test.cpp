@@ -11,6 +11,7 @@
 
 #include "fts/index.h"
 #include "index/format/file_format.h"
+#include "index/format/manifest.h"
 #include "support/test_support.h"
 
 namespace fts {
@@ -73,10 +74,22 @@ TEST(FormatCompat, Format2IndexAnswersLikeAFreshBuildTakesAppendsAndMergesToForm
   ASSERT_EQ(tool({tool_path("fts-index"), "check", old_dir}), 0);
   expect_same_answers(old_dir, new_dir);
 
+  // Deletes by url find the docs of the old segments (no url tables: a
+  // pass over their doc stores) and of the appended one (its url table).
+  const std::string url = "https://en.wikipedia.org/wiki/Wild_cat";
+  const uint32_t before = Index::open(old_dir).doc_count();
+  for (const auto& d : {old_dir, new_dir}) {
+    ASSERT_EQ(tool({tool_path("fts-index"), "delete", "--index", d, "--no-merge", "--url", url}), 0);
+  }
+  EXPECT_EQ(Index::open(old_dir).doc_count(), before - 6) << "5 copies in the old segments, 1 in the new";
+  for (const Hit& h : Index::open(old_dir).search("wild cat", {.limit = 1000}).hits) EXPECT_NE(h.url, url);
+  expect_same_answers(old_dir, new_dir);
+
   for (const auto& d : {old_dir, new_dir}) {
     ASSERT_EQ(tool({tool_path("fts-index"), "merge", "--index", d, "--max-segments", "1"}), 0);
   }
   EXPECT_EQ(postings_version(old_dir), kFormatVersion);
+  EXPECT_TRUE(fs::exists(old_dir + "/" + read_manifest(old_dir).segments.at(0).name + ".urls"));
   ASSERT_EQ(tool({tool_path("fts-index"), "check", old_dir}), 0);
   expect_same_answers(old_dir, new_dir);
 }

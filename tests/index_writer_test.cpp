@@ -159,7 +159,7 @@ TEST(IndexWriter, CommitReplacesThePreviousIndexAndRemovesItsFiles) {
   for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
     files += e.path().filename().string().starts_with("seg-");
   }
-  EXPECT_EQ(files, 6u);  // one segment's six files
+  EXPECT_EQ(files, 7u);  // one segment's seven files
 }
 
 TEST(IndexWriter, UncommittedWriterLeavesThePreviousIndexIntact) {
@@ -210,7 +210,7 @@ TEST(IndexReader, DamagedFilesAreReportedNeverCrash) {
     std::string name = e.path().filename().string();
     if (name != "LOCK") files.push_back(name);
   }
-  ASSERT_EQ(files.size(), 7u);  // MANIFEST and one segment's six files
+  ASSERT_EQ(files.size(), 8u);  // MANIFEST and one segment's seven files
   std::mt19937 rng(9);
   for (const auto& name : files) {
     std::string original = test::read_file(pristine.str(name));

@@ -212,6 +212,9 @@ int info(const std::vector<std::string>& args) {
     if (!seg.reader->bloom().empty()) {
       bytes[kBloomExtension] += std::filesystem::file_size(segment_file(dir, name, kBloomExtension));
     }
+    if (seg.reader->has_url_table()) {
+      bytes[kUrlsExtension] += std::filesystem::file_size(segment_file(dir, name, kUrlsExtension));
+    }
   }
   fmt::print("index:            {}\n", dir);
   fmt::print("docs:             {}\n", reader->live_count());
@@ -235,7 +238,8 @@ int info(const std::vector<std::string>& args) {
                                                        {"dict", "term dictionary"},
                                                        {"docs", "doc store"},
                                                        {"norms", "field lengths"},
-                                                       {"bloom", "Bloom filters of the dictionary keys"}};
+                                                       {"bloom", "Bloom filters of the dictionary keys"},
+                                                       {"urls", "url tables (deletes and updates by url)"}};
   uint64_t total = 0;
   for (const auto& [ext, what] : kinds) {
     fmt::print("bytes {:<6}      {:>12}  {}\n", ext, bytes[ext], what);

@@ -52,6 +52,7 @@ const char* file_kind_name(FileKind kind) {
     case FileKind::kLiveDocs: return "live docs";
     case FileKind::kDocIds: return "doc ids";
     case FileKind::kBloom: return "Bloom filter";
+    case FileKind::kUrls: return "url table";
   }
   return "unknown";
 }

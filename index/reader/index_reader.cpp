@@ -25,7 +25,7 @@ std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const M
       seg.reader = old->reader;
       seg.ids = old->ids;
     } else {
-      seg.reader = SegmentReader::open(dir, info.name, info.has_bloom);
+      seg.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls);
     }
     if (seg.reader->doc_count() != info.doc_count || info.doc_count == 0) {
       throw IndexError(dir + "/" + info.name + ".norms", "holds " + std::to_string(seg.reader->doc_count()) +

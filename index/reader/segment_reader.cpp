@@ -11,19 +11,21 @@ namespace fts {
 
 struct SegmentReader::Files {
   MappedFile post, pos, dict, docs, norms;
-  std::optional<MappedFile> bloom;
+  std::optional<MappedFile> bloom, urls;
 };
 
 namespace {
 
 SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
   return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(),
-                     f.bloom ? f.bloom->payload() : std::span<const uint8_t>(), name, f.post.version()};
+                     f.bloom ? f.bloom->payload() : std::span<const uint8_t>(),
+                     f.urls ? f.urls->payload() : std::span<const uint8_t>(), name, f.post.version()};
 }
 
 }  // namespace
 
-std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name, bool bloom) {
+std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name, bool bloom,
+                                                                  bool urls) {
   auto files = std::make_unique<Files>();
   files->post = MappedFile(segment_file(dir, name, "post"), FileKind::kPostings);
   files->pos = MappedFile(segment_file(dir, name, "pos"), FileKind::kPositions);
@@ -33,6 +35,7 @@ std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir,
   // The norms are small and read on every scored hit: verify them up front.
   files->norms.verify_checksum();
   if (bloom) files->bloom.emplace(segment_file(dir, name, kBloomExtension), FileKind::kBloom);
+  if (urls) files->urls.emplace(segment_file(dir, name, kUrlsExtension), FileKind::kUrls);
   auto reader = std::make_shared<SegmentReader>(data_of(*files, dir + "/" + name));
   reader->files_ = std::move(files);  // the maps outlive the spans into them
   return reader;
@@ -67,6 +70,21 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
     throw_corrupt(data.name + ".docs", 0,
                   "doc store holds " + std::to_string(store_.size()) + " docs, norms " + std::to_string(doc_count_));
   }
+  if (!data.urls.empty()) urls_ = UrlTable(data.urls, doc_count_, data.name + ".urls");
+}
+
+std::vector<DocId> SegmentReader::docs_with_url(std::string_view url) const {
+  std::vector<DocId> docs;
+  if (!urls_.empty()) {
+    urls_.for_each_candidate(url, [&](DocId d) {
+      if (store_.get(d).url == url) docs.push_back(d);  // a hash collision fails here
+    });
+  } else {
+    for (DocId d = 0; d < doc_count_; ++d) {
+      if (store_.get(d).url == url) docs.push_back(d);
+    }
+  }
+  return docs;
 }
 
 SegmentReader::~SegmentReader() = default;
@@ -112,6 +130,16 @@ void SegmentReader::check() const {
       f->verify_checksum();
     }
     if (files_->bloom) files_->bloom->verify_checksum();
+    if (files_->urls) files_->urls->verify_checksum();
+  }
+  if (!urls_.empty()) {
+    const std::string path = data_.name + ".urls";
+    urls_.check(path);
+    for (DocId d = 0; d < doc_count_; ++d) {
+      bool found = false;
+      urls_.for_each_candidate(store_.get(d).url, [&](DocId c) { found = found || c == d; });
+      if (!found) throw_corrupt(path, 0, "doc " + std::to_string(d) + "'s url is not in the url table");
+    }
   }
   // Structure: every term's postings decode, doc ids stay in range and
   // ascending, freqs are positive, positions lie inside the field, and

@@ -300,14 +300,10 @@ struct FTS_LOCAL IndexWriter::Impl {
     for (auto& [select, bound] : selectors) {
       for (DocId doc : select(snapshot)) remove_global(doc, bound);
     }
-    if (!url_deletes.empty()) {
-      // Urls are not indexed: one pass over the stored fields finds them all.
+    for (const auto& [url, bound] : url_deletes) {
       for (auto& w : segs) {
-        const SegmentReader& reader = *w.segment.reader;
-        for (DocId d = 0; d < reader.doc_count(); ++d) {
-          if (!w.segment.is_live(d)) continue;
-          auto found = url_deletes.find(reader.doc_store().get(d).url);
-          if (found != url_deletes.end() && w.segment.global(d) < found->second) w.remove(d);
+        for (DocId d : w.segment.reader->docs_with_url(url)) {
+          if (w.segment.global(d) < bound) w.remove(d);
         }
       }
     }
@@ -335,7 +331,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   Working open_working(const SegmentInfo& info) {
     Working w;
     w.info = info;
-    w.segment.reader = SegmentReader::open(dir, info.name, info.has_bloom);
+    w.segment.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls);
     w.segment.base = info.base;
     if (info.has_id_map) {
       w.segment.ids = std::make_shared<DocIdMap>(segment_file(dir, info.name, "ids"), info.doc_count);
@@ -414,6 +410,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     for (const auto& s : live.segments) {
       for (const char* ext : kSegmentExtensions) keep.insert(s.name + "." + ext);
       if (s.has_bloom) keep.insert(s.name + "." + kBloomExtension);
+      if (s.has_urls) keep.insert(s.name + "." + kUrlsExtension);
       if (s.has_id_map) keep.insert(s.name + ".ids");
       if (s.live_generation) keep.insert(s.name + "." + std::to_string(s.live_generation) + ".live");
     }

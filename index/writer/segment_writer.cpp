@@ -149,11 +149,13 @@ SegmentWriter::~SegmentWriter() = default;
 void SegmentWriter::add(const AnalyzedDoc& doc) {
   inverter_.add(doc);
   docs_->add(doc.title, doc.url, doc.abstract);
+  urls_.add(doc.url);
 }
 
 SegmentInfo SegmentWriter::finish() {
   docs_->finish();
   docs_file_->finish();
+  urls_.write(segment_file(dir_, name_, kUrlsExtension));
 
   PostingsFiles files(dir_, name_);
   const DocLengths lengths(inverter_.field_lengths());
@@ -229,6 +231,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   {
     FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
     DocStoreWriter docs(docs_file);
+    UrlTableWriter urls;
     std::vector<uint32_t>& lengths = raw_lengths;
     for (size_t s = 0; s < inputs.size(); ++s) {
       const SegmentReader& seg = *inputs[s].reader;
@@ -236,12 +239,14 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
         if (remap[s][d] == kNoMoreDocs) continue;
         StoredDoc stored = seg.doc_store().get(d);
         docs.add(stored.title, stored.url, stored.abstract);
+        urls.add(stored.url);
         lengths.push_back(seg.field_length(Field::kTitle, d));
         lengths.push_back(seg.field_length(Field::kAbstract, d));
       }
     }
     docs.finish();
     docs_file.finish();
+    urls.write(segment_file(dir, name, kUrlsExtension));
     write_norms(segment_file(dir, name, "norms"), lengths);
   }
 

@@ -36,6 +36,7 @@ enum class FileKind : uint32_t {
   kLiveDocs = 7,
   kDocIds = 8,
   kBloom = 9,
+  kUrls = 10,
 };
 const char* file_kind_name(FileKind kind);
 

@@ -25,6 +25,8 @@ struct SegmentInfo {
   // NAME.bloom: a Bloom filter over the dictionary keys (segments written
   // before filters have none).
   bool has_bloom = true;
+  // NAME.urls: the url table (segments written before url tables have none).
+  bool has_urls = true;
   // 0: every doc is live; else NAME.GEN.live holds the live docs, written by
   // the commit of that generation.
   uint64_t live_generation = 0;

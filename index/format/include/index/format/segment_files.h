@@ -11,6 +11,8 @@ inline std::string segment_file(const std::string& dir, const std::string& name,
 inline constexpr const char* kSegmentExtensions[] = {"post", "pos", "dict", "docs", "norms"};
 // Optional: segments written before Bloom filters have none.
 inline constexpr const char* kBloomExtension = "bloom";
+// Optional: segments written before url tables have none.
+inline constexpr const char* kUrlsExtension = "urls";
 
 // Norms payload: u32 doc count, u64 total length of kAny, kTitle and
 // kAbstract, then per doc u16 title length and u16 abstract length

@@ -16,6 +16,7 @@
 #include "index/format/file_format.h"
 #include "index/format/postings.h"
 #include "index/format/term_dict.h"
+#include "index/format/url_table.h"
 
 namespace fts {
 
@@ -24,16 +25,17 @@ namespace fts {
 struct SegmentData {
   std::span<const uint8_t> postings, positions, term_dict, doc_store, norms;
   std::span<const uint8_t> bloom;  // empty: no Bloom filter
+  std::span<const uint8_t> urls;   // empty: no url table
   std::string name;  // for error messages
   uint32_t postings_version = kFormatVersion;  // of the .post file
 };
 
 class SegmentReader {
  public:
-  // Maps DIR/NAME.{post,pos,dict,docs,norms} and, with bloom, NAME.bloom;
-  // throws IndexError.
+  // Maps DIR/NAME.{post,pos,dict,docs,norms} and, with bloom, NAME.bloom,
+  // with urls, NAME.urls; throws IndexError.
   static std::shared_ptr<const SegmentReader> open(const std::string& dir, const std::string& name,
-                                                   bool bloom = true);
+                                                   bool bloom = true, bool urls = true);
   // Over payloads owned by the caller (tests); throws IndexError.
   explicit SegmentReader(const SegmentData& data);
   ~SegmentReader();
@@ -56,6 +58,10 @@ class SegmentReader {
   const TermDictReader& terms() const { return dict_; }
   const BloomFilter& bloom() const { return bloom_; }
   const DocStoreReader& doc_store() const { return store_; }
+  // The local docs whose stored url is url, ascending: through the url
+  // table, or (a segment written before them) a pass over the doc store.
+  std::vector<DocId> docs_with_url(std::string_view url) const;
+  bool has_url_table() const { return !urls_.empty(); }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
 
@@ -72,6 +78,7 @@ class SegmentReader {
   TermDictReader dict_;
   BloomFilter bloom_;
   DocStoreReader store_;
+  UrlTable urls_;
 };
 
 }  // namespace fts

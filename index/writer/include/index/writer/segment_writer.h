@@ -10,6 +10,7 @@
 
 #include "index/format/doc_store.h"
 #include "index/format/manifest.h"
+#include "index/format/url_table.h"
 #include "index/writer/inverter.h"
 #include "index/reader/index_reader.h"
 
@@ -30,6 +31,7 @@ class SegmentWriter {
   Inverter inverter_;
   std::unique_ptr<FileWriter> docs_file_;
   std::unique_ptr<DocStoreWriter> docs_;
+  UrlTableWriter urls_;
 };
 
 // K-way merge of segments (in ascending, disjoint doc-id order) into one new
