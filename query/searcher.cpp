@@ -147,15 +147,25 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     }
     hits = top.take_sorted();
   } else {
+    // Past the wanted hits only the count is left to find: all of it, or
+    // up to the threshold (then a lower bound, as Lucene's totalHitsThreshold:
+    // the complement of -therefore -smoothed holds nearly every doc).
+    const uint64_t enough = std::max<uint64_t>(request.total_hits_threshold, wanted);
+    const bool exact_count = request.total_hits_threshold == kExactHitCount;
     for (const auto& segment : index_->segments()) {
+      if (!response.total_hits_exact) break;
       auto cursor = plan_live(prepared, segment, options);
       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-        if (hits.size() == wanted) {
-          response.total_hits += count_rest(*cursor, request.interrupt);  // only the count is left to find
+        if (hits.size() == wanted && exact_count) {
+          response.total_hits += count_rest(*cursor, request.interrupt);
+          break;
+        }
+        if (response.total_hits == enough) {  // and d is one more hit
+          response.total_hits_exact = false;
           break;
         }
         ++response.total_hits;
-        hits.push_back(ScoredDoc{segment.global(d), cursor->score()});
+        if (hits.size() < wanted) hits.push_back(ScoredDoc{segment.global(d), cursor->score()});
         interrupt.tick();
       }
     }

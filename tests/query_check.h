@@ -215,15 +215,27 @@ inline bool check_query(const Searcher& searcher, const BruteForce& brute, const
   }
   request.total_hits_threshold = kExactHitCount;
 
+  // Doc order: the same window of ids with an exact count and with a
+  // threshold (past it, the count is a lower bound).
   request.order = SearchRequest::Order::kDocId;
-  SearchResponse response = searcher.search(query, request);
-  EXPECT_EQ(response.total_hits, expected.size()) << text;
   std::vector<DocId> window;
   for (size_t i = request.offset; i < expected.size() && window.size() < request.limit; ++i)
     window.push_back(expected[i]);
-  std::vector<DocId> got_window;
-  for (const auto& h : response.hits) got_window.push_back(h.doc);
-  EXPECT_EQ(got_window, window) << text;
+  for (uint64_t threshold : {kExactHitCount, uint64_t(rng() % 40)}) {
+    request.total_hits_threshold = threshold;
+    SearchResponse response = searcher.search(query, request);
+    const std::string what = text + " (doc order, total-hits threshold " + std::to_string(threshold) + ")";
+    if (response.total_hits_exact) {
+      EXPECT_EQ(response.total_hits, expected.size()) << what;
+    } else {
+      EXPECT_NE(threshold, kExactHitCount) << what;
+      EXPECT_LT(response.total_hits, expected.size()) << what;
+      EXPECT_GE(response.total_hits, std::min<uint64_t>(threshold, expected.size())) << what;
+    }
+    std::vector<DocId> got_window;
+    for (const auto& h : response.hits) got_window.push_back(h.doc);
+    EXPECT_EQ(got_window, window) << what;
+  }
   return !::testing::Test::HasFailure();
 }
 
