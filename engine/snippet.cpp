@@ -18,6 +18,35 @@ void positive_terms(const QueryNode* node, std::unordered_set<std::string>& out)
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+// Calls visit(begin, end) for each run of token characters in text (the
+// analyzer's: letters and digits, where its tokenizer splits), so a
+// highlight covers the matched word and not the punctuation around it
+// ("cat," marks "cat").
+template <class Visit>
+void for_each_token_run(std::string_view text, Visit&& visit) {
+  const auto* base = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = base + text.size();
+  const unsigned char* run = nullptr;
+  for (const unsigned char* p = base; p < end;) {
+    size_t n = 1;
+    bool token;
+    if (*p < 0x80) {
+      token = detail::kAsciiTokenLower[*p] != 0;
+    } else {
+      char32_t cp;
+      n = detail::decode_utf8(p, end, cp);
+      token = cp != detail::kNotToken && detail::lowered_token_code_point(cp) != detail::kNotToken;
+    }
+    if (token && !run) run = p;
+    if (!token && run) {
+      visit(static_cast<size_t>(run - base), static_cast<size_t>(p - base));
+      run = nullptr;
+    }
+    p += n;
+  }
+  if (run) visit(static_cast<size_t>(run - base), text.size());
+}
+
 // Moves i back to the start of a UTF-8 sequence.
 size_t utf8_start(const std::string& s, size_t i) {
   while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
@@ -30,20 +59,16 @@ void make_snippet(const std::string& abstract, const QueryNode* query, Analyzer&
                   std::string& snippet, std::vector<Highlight>& highlights) {
   std::unordered_set<std::string> terms;
   positive_terms(query, terms);
-  // Words as separated by whitespace; a word matches when one of its
-  // analyzed terms is a query term.
+  // A token matches when it analyzes to a query term (the tokenizer splits
+  // only between runs, so a run analyzes alone as it does in the text).
   std::vector<Highlight> matches;
-  for (size_t i = 0; i < abstract.size();) {
-    while (i < abstract.size() && is_space(abstract[i])) ++i;
-    size_t j = i;
-    while (j < abstract.size() && !is_space(abstract[j])) ++j;
-    if (j > i && !terms.empty()) {
+  if (!terms.empty()) {
+    for_each_token_run(abstract, [&](size_t i, size_t j) {
       bool hit = false;
       analyzer.for_each_term(std::string_view(abstract).substr(i, j - i),
                              [&](std::string_view t) { hit = hit || terms.count(std::string(t)); });
       if (hit) matches.push_back({i, j});
-    }
-    i = j;
+    });
   }
   size_t begin = 0;
   if (!matches.empty() && matches.front().end > max_bytes) {

@@ -104,7 +104,11 @@ def test_highlights_mark_the_query_terms(server):
         snippet = hit["snippet"].encode()
         for begin, end in hit["highlights"]:
             assert 0 <= begin < end <= len(snippet)
-            assert snippet[begin:end].decode().lower().startswith("cat")
+            word = snippet[begin:end].decode()
+            # The token alone: "cat" or "cats", never "cat," or "(cat".
+            assert word.lower() in ("cat", "cats") and word.isalnum(), (hit["snippet"], begin, end)
+            assert begin == 0 or not snippet[begin - 1:begin].isalnum()
+            assert end == len(snippet) or not snippet[end:end + 1].isalnum()
             marked += 1
     assert marked > 0
 

@@ -1,5 +1,6 @@
 // Snippets: a window of the abstract around the first matched term, with the
-// words that analyze to a query term marked.
+// tokens that analyze to a query term marked (letters and digits only,
+// not the punctuation beside them).
 #pragma once
 
 #include <string>
