@@ -300,11 +300,25 @@ struct FTS_LOCAL IndexWriter::Impl {
     for (auto& [select, bound] : selectors) {
       for (DocId doc : select(snapshot)) remove_global(doc, bound);
     }
-    for (const auto& [url, bound] : url_deletes) {
-      for (auto& w : segs) {
-        for (DocId d : w.segment.reader->docs_with_url(url)) {
-          if (w.segment.global(d) < bound) w.remove(d);
+    for (auto& w : segs) {
+      if (url_deletes.empty()) break;
+      const SegmentReader& reader = *w.segment.reader;
+      // A url looked up in the table costs a doc-store read per candidate
+      // (about 70 us), a pass over the stored urls about 1.4 us a doc (1M
+      // docs: 10,000 urls in 0.68 s against 1.48 s): past one url per 50
+      // docs, or without a table (older segments), the pass is cheaper.
+      if (reader.has_url_table() && url_deletes.size() * 50 < reader.doc_count()) {
+        for (const auto& [url, bound] : url_deletes) {
+          for (DocId d : reader.docs_with_url(url)) {
+            if (w.segment.global(d) < bound) w.remove(d);
+          }
         }
+        continue;
+      }
+      for (DocId d = 0; d < reader.doc_count(); ++d) {
+        if (!w.segment.is_live(d)) continue;
+        auto found = url_deletes.find(reader.doc_store().get(d).url);
+        if (found != url_deletes.end() && w.segment.global(d) < found->second) w.remove(d);
       }
     }
     id_deletes.clear();
