@@ -75,15 +75,9 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
 
 std::vector<DocId> SegmentReader::docs_with_url(std::string_view url) const {
   std::vector<DocId> docs;
-  if (!urls_.empty()) {
-    urls_.for_each_candidate(url, [&](DocId d) {
-      if (store_.get(d).url == url) docs.push_back(d);  // a hash collision fails here
-    });
-  } else {
-    for (DocId d = 0; d < doc_count_; ++d) {
-      if (store_.get(d).url == url) docs.push_back(d);
-    }
-  }
+  urls_.for_each_candidate(url, [&](DocId d) {
+    if (store_.get(d).url == url) docs.push_back(d);  // a hash collision fails here
+  });
   return docs;
 }
 

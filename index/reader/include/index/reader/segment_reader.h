@@ -58,8 +58,9 @@ class SegmentReader {
   const TermDictReader& terms() const { return dict_; }
   const BloomFilter& bloom() const { return bloom_; }
   const DocStoreReader& doc_store() const { return store_; }
-  // The local docs whose stored url is url, ascending: through the url
-  // table, or (a segment written before them) a pass over the doc store.
+  // The local docs whose stored url is url, ascending, through the url
+  // table (none without one: callers check has_url_table() and read the
+  // doc store of an older segment themselves, once for all their urls).
   std::vector<DocId> docs_with_url(std::string_view url) const;
   bool has_url_table() const { return !urls_.empty(); }
   // Verifies every file's checksum and structural invariants (fts-index check).
