@@ -3,6 +3,8 @@
 // replaces an index atomically; damage is reported, never crashes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 
@@ -134,6 +136,74 @@ TEST(IndexWriter, ManySegmentsAndTheirMergeHoldTheSamePostings) {
   EXPECT_EQ(a->doc_freq(Field::kAny, "cat"), b->doc_freq(Field::kAny, "cat"));
   EXPECT_NO_THROW(b->check());
   EXPECT_NO_THROW(c->check());
+}
+
+// The bytes of each file of the index's only segment, by extension (the
+// segment's name counts the flushes, so it differs).
+std::map<std::string, std::string> segment_bytes(const std::string& dir) {
+  auto index = IndexReader::open(dir);
+  EXPECT_EQ(index->segments().size(), 1u);
+  std::map<std::string, std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with("seg-")) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    out[entry.path().extension().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  return out;
+}
+
+TEST(IndexWriter, EveryThreadCountBuildsTheSameIndex) {
+  auto docs = generate_docs(3000, 7);
+  test::TempDir reference;
+  build(reference.str(), docs, {.threads = 1});
+  const auto expected = segment_bytes(reference.str());
+  EXPECT_EQ(expected.size(), 7u);
+  for (unsigned threads : {1u, 2u, 3u, 5u}) {
+    // Chunks of 97 docs dealt to the workers: they finish out of order.
+    test::TempDir merged, unmerged;
+    build(merged.str(), docs, {.threads = threads, .max_segment_docs = 97});
+    EXPECT_EQ(segment_bytes(merged.str()), expected) << threads << " threads";
+    build(unmerged.str(), docs, {.merge = false, .threads = threads, .max_segment_docs = 97});
+    auto index = IndexReader::open(unmerged.str());
+    ASSERT_EQ(index->segments().size(), 31u) << threads << " threads";
+    DocId next = 0;
+    for (const auto& seg : index->segments()) {
+      EXPECT_EQ(seg.base, next) << "segments in id order, each its ids consecutive";
+      next += seg.reader->doc_count();
+    }
+    EXPECT_EQ(dump_index(*index), expected_postings(docs)) << threads << " threads";
+    EXPECT_EQ(index->stored(2999).abstract, docs[2999].abstract);
+    EXPECT_NO_THROW(index->check());
+  }
+}
+
+TEST(IndexWriter, ARamBudgetSplitAmongThreadsGivesTheSameIndex) {
+  // 16 MB among 4 workers: chunks of 512 KB of text, several per worker.
+  auto docs = generate_docs(12000, 8);
+  test::TempDir one, four;
+  build(one.str(), docs, {.ram_mb = 16, .threads = 1});
+  build(four.str(), docs, {.ram_mb = 16, .threads = 4});
+  EXPECT_EQ(segment_bytes(four.str()), segment_bytes(one.str()));
+}
+
+TEST(IndexWriter, AFailedCommitLeavesNoFilesBehind) {
+  test::TempDir dir;
+  build(dir.str(), generate_docs(50, 9));
+  {
+    IndexWriter writer(dir.str(), {.threads = 3, .max_segment_docs = 10});
+    for (auto& d : generate_docs(100, 10)) writer.add(d);
+    // A file in the way of the next generation's merged segment.
+    std::filesystem::create_directory(dir.path() / "seg-2-10.docs");
+    EXPECT_THROW(writer.commit(), IoError);
+  }
+  std::filesystem::remove(dir.path() / "seg-2-10.docs");
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    files += e.path().filename().string().starts_with("seg-2-");
+  }
+  EXPECT_EQ(files, 0u);
+  EXPECT_EQ(IndexReader::open(dir.str())->doc_count(), 50u);
 }
 
 TEST(IndexWriter, EmptyIndexOpens) {

@@ -4,11 +4,13 @@
 //   fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)
 //   fts-index merge --index DIR [--max-segments N]
 //   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -87,7 +89,8 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
       "no-merge", "keep the flushed segments instead of merging them")(
       "max-segment-docs", po::value<uint32_t>()->default_value(0), "also flush a segment after this many docs")(
       "strict", "a malformed <doc> is an error instead of a skipped doc")(
-      "threads", po::value<unsigned>()->default_value(2), "1: analyze and invert on one thread")(
+      "threads", po::value<unsigned>()->default_value(std::max(1u, std::thread::hardware_concurrency())),
+      "threads that analyze and invert (default: the cores)")(
       "dumps", po::value<std::vector<std::string>>()->required(), "dump files");
   // An index keeps the stopwords it was built with.
   if (how == Ingest::kBuild) {

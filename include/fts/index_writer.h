@@ -39,7 +39,10 @@ struct IndexWriterOptions {
   // For a new or replaced index; a writer appending to an index analyzes
   // with that index's stopwords.
   Stopwords stopwords = Stopwords::defaults();
-  unsigned threads = 2;  // analysis runs beside inversion when > 1
+  // Threads that analyze and invert, each into segments of its own that the
+  // commit merges; any count gives the same index. 1: the thread calling
+  // add() does it all.
+  unsigned threads = 2;
   // Also flush a segment after this many docs (0: only the RAM budget);
   // tests use it to get many segments from a small corpus.
   uint32_t max_segment_docs = 0;

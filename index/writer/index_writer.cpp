@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -31,17 +32,30 @@ namespace fts {
 
 namespace {
 
-constexpr size_t kBatchDocs = 256;
-constexpr size_t kQueueBatches = 4;
 constexpr size_t kMinRamMb = 16;
 
-// Documents analyzed by the adding thread, handed to the inverting thread.
-// Terms live back to back in pool; ends[i] is where term i ends.
-struct Batch {
+// Documents given to add(), in id order, inverted whole by one worker into
+// segments of its own. A chunk's docs have consecutive ids, so every
+// segment does too, whichever worker builds it and in whatever order the
+// workers finish.
+struct Chunk {
+  DocId base = 0;
+  std::vector<Document> docs;
+  size_t bytes = 0;  // of the docs' fields
+};
+
+// What a worker keeps between chunks: its analyzer (and the analyzer's
+// stem cache), and its open segment, which the next chunk continues when
+// it starts where the segment ends (always with one worker).
+struct Worker {
+  explicit Worker(const Stopwords& stopwords) : words(stopwords) {}
+  Analyzer words;
+  std::unique_ptr<SegmentWriter> segment;
+  DocId segment_base = 0;
+  // The doc's terms back to back in pool; ends[i] is where term i ends.
   std::string pool;
   std::vector<uint32_t> ends;
-  std::vector<uint32_t> title_counts, abstract_counts;
-  std::vector<Document> docs;
+  AnalyzedDoc doc;
 };
 
 // Holds an exclusive lock on DIR/LOCK so two writers never write one index.
@@ -107,7 +121,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   // What the next commit builds on: the last commit (or, replacing, an
   // empty index that keeps counting generations).
   Manifest base;
-  Analyzer analyzer;
+  Stopwords stopwords;  // the index's, which every worker analyzes with
   DocId next_id = 0;
   uint64_t docs_added = 0, added_since_commit = 0;
 
@@ -117,18 +131,18 @@ struct FTS_LOCAL IndexWriter::Impl {
   std::vector<std::pair<IndexWriterAccess::DocSelector, DocId>> selectors;   // (select, bound)
   size_t forced_max_segments = 0;                         // 0: none
 
-  Batch filling;
-  // Inverting side (its own thread when options.threads > 1).
-  std::unique_ptr<SegmentWriter> segment;
-  DocId segment_base = 0;
-  std::vector<SegmentInfo> flushed;
-  uint64_t next_segment = 0;
+  // Inverting: options.threads workers, each analyzing and inverting whole
+  // chunks; with one, the adding thread inverts them itself.
+  Chunk filling;
+  std::vector<SegmentInfo> flushed;  // in the order workers finish them
+  std::atomic<uint64_t> next_segment = 0;
+  std::unique_ptr<Worker> inline_worker;
 
-  std::thread worker;
+  std::vector<std::thread> threads;
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<Batch> queue;
-  bool closing = false;
+  std::deque<Chunk> queue;
+  bool closing = false, finishing = true;
   std::exception_ptr error;
 
   Impl(std::string d, IndexWriterOptions o)
@@ -136,12 +150,15 @@ struct FTS_LOCAL IndexWriter::Impl {
         options(std::move(o)),
         lock(dir),
         base(starting_manifest()),
-        analyzer(Stopwords(base.stopwords)),
+        stopwords(base.stopwords),
         next_id(base.next_doc_id) {
-    start_worker();
+    start_workers();
   }
 
-  ~Impl() { stop_worker(); }
+  ~Impl() {
+    stop_workers(/*finish=*/false);
+    remove_uncommitted();
+  }
 
   Manifest starting_manifest() const {
     if (options.mode == IndexWriterOptions::Mode::kAppend) {
@@ -160,111 +177,138 @@ struct FTS_LOCAL IndexWriter::Impl {
 
   // Below 16 MB segments get too small to be worth their files.
   size_t budget_bytes() const { return std::max<size_t>(options.ram_mb, kMinRamMb) << 20; }
+  // Each worker's inverter gets an equal share of the budget. A chunk of an
+  // eighth share of text keeps the workers evenly loaded to the end of a
+  // build; inverted, abstracts take about as much memory as their text.
+  size_t worker_budget() const { return budget_bytes() / options.threads; }
+  size_t chunk_bytes() const { return worker_budget() / 8; }
 
-  void analyze_into(Batch& b, Document&& doc) {
-    uint32_t before = static_cast<uint32_t>(b.ends.size());
-    auto emit = [&](std::string_view term) {
-      b.pool.append(term);
-      b.ends.push_back(static_cast<uint32_t>(b.pool.size()));
-    };
-    analyzer.for_each_term(doc.title, emit);
-    b.title_counts.push_back(static_cast<uint32_t>(b.ends.size()) - before);
-    analyzer.for_each_term(doc.abstract, emit);
-    b.abstract_counts.push_back(static_cast<uint32_t>(b.ends.size()) - before - b.title_counts.back());
-    b.docs.push_back(std::move(doc));
+  void finish_segment(Worker& w) {
+    if (!w.segment) return;
+    SegmentInfo info = w.segment->finish();
+    info.base = w.segment_base;
+    w.segment.reset();
+    std::lock_guard lk(mu);
+    flushed.push_back(info);
   }
 
-  // Ids are consecutive within a flushed segment: the inverting side counts
-  // them from the first id of the commit's docs.
-  void invert(Batch& b) {
-    AnalyzedDoc ad;
-    size_t term = 0;
-    auto view = [&](size_t i) {
-      uint32_t start = i == 0 ? 0 : b.ends[i - 1];
-      return std::string_view(b.pool.data() + start, b.ends[i] - start);
+  // Analyzes and inverts a chunk into the worker's open segment when the
+  // chunk continues it, else into new ones; a segment is finished when it
+  // outgrows the worker's budget or max_segment_docs.
+  void invert(Chunk& chunk, Worker& w) {
+    if (w.segment && w.segment_base + w.segment->doc_count() != chunk.base) finish_segment(w);
+    auto emit = [&](std::string_view term) {
+      w.pool.append(term);
+      w.ends.push_back(static_cast<uint32_t>(w.pool.size()));
     };
-    for (size_t d = 0; d < b.docs.size(); ++d) {
+    AnalyzedDoc& ad = w.doc;
+    for (size_t i = 0; i < chunk.docs.size(); ++i) {
+      Document& doc = chunk.docs[i];
+      w.pool.clear();
+      w.ends.clear();
+      w.words.for_each_term(doc.title, emit);
+      const size_t title_terms = w.ends.size();
+      w.words.for_each_term(doc.abstract, emit);
       ad.title_terms.clear();
       ad.abstract_terms.clear();
-      for (uint32_t k = 0; k < b.title_counts[d]; ++k) ad.title_terms.push_back(view(term++));
-      for (uint32_t k = 0; k < b.abstract_counts[d]; ++k) ad.abstract_terms.push_back(view(term++));
-      ad.title = std::move(b.docs[d].title);
-      ad.url = std::move(b.docs[d].url);
-      ad.abstract = std::move(b.docs[d].abstract);
-      if (!segment) segment = std::make_unique<SegmentWriter>(dir, segment_name());
-      segment->add(ad);
-      if (segment->memory_bytes() >= budget_bytes() ||
-          (options.max_segment_docs && segment->doc_count() >= options.max_segment_docs)) {
-        flush();
+      for (size_t t = 0; t < w.ends.size(); ++t) {
+        uint32_t start = t == 0 ? 0 : w.ends[t - 1];
+        (t < title_terms ? ad.title_terms : ad.abstract_terms).emplace_back(w.pool.data() + start, w.ends[t] - start);
+      }
+      ad.title = std::move(doc.title);
+      ad.url = std::move(doc.url);
+      ad.abstract = std::move(doc.abstract);
+      if (!w.segment) {
+        w.segment = std::make_unique<SegmentWriter>(dir, segment_name());
+        w.segment_base = chunk.base + static_cast<DocId>(i);
+      }
+      w.segment->add(ad);
+      if (w.segment->memory_bytes() >= worker_budget() ||
+          (options.max_segment_docs && w.segment->doc_count() >= options.max_segment_docs)) {
+        finish_segment(w);
       }
     }
   }
 
-  void flush() {
-    if (!segment) return;
-    SegmentInfo info = segment->finish();
-    info.base = segment_base;
-    segment_base += info.doc_count;
-    flushed.push_back(info);
-    segment.reset();
-  }
-
   void run_worker() {
+    Worker w(stopwords);
     for (;;) {
-      Batch b;
+      Chunk chunk;
       {
         std::unique_lock lk(mu);
         cv.wait(lk, [&] { return !queue.empty() || closing; });
-        if (queue.empty()) return;
-        b = std::move(queue.front());
+        if (queue.empty()) break;
+        chunk = std::move(queue.front());
         queue.pop_front();
       }
       cv.notify_all();
       try {
-        if (!error) invert(b);
+        if (!error) invert(chunk, w);
       } catch (...) {
         std::lock_guard lk(mu);
         error = std::current_exception();
       }
     }
+    try {
+      if (!error && finishing) finish_segment(w);
+    } catch (...) {
+      std::lock_guard lk(mu);
+      error = std::current_exception();
+    }
   }
 
-  void start_worker() {
+  void start_workers() {
     closing = false;
-    segment_base = next_id;
-    if (options.threads > 1) worker = std::thread([this] { run_worker(); });
-  }
-
-  void submit(Batch&& b) {
-    if (!worker.joinable()) {
-      invert(b);
+    filling.base = next_id;
+    if (options.threads == 1) {
+      inline_worker = std::make_unique<Worker>(stopwords);
       return;
     }
+    for (unsigned t = 0; t < options.threads; ++t) threads.emplace_back([this] { run_worker(); });
+  }
+
+  void submit() {
+    Chunk chunk = std::move(filling);
+    filling = Chunk{};
+    filling.base = chunk.base + static_cast<DocId>(chunk.docs.size());
+    if (chunk.docs.empty()) return;
+    if (inline_worker) {
+      invert(chunk, *inline_worker);
+      return;
+    }
+    // One chunk waits at most: the adding thread outruns the workers.
     std::unique_lock lk(mu);
-    cv.wait(lk, [&] { return queue.size() < kQueueBatches || error; });
+    cv.wait(lk, [&] { return queue.empty() || error; });
     if (error) std::rethrow_exception(error);
-    queue.push_back(std::move(b));
+    queue.push_back(std::move(chunk));
     cv.notify_all();
   }
 
-  void stop_worker() {
-    if (!worker.joinable()) return;
+  // With finish, every worker first finishes its open segment; else (the
+  // writer dropped uncommitted) their files are left for the next commit to
+  // remove, as no manifest names them.
+  void stop_workers(bool finish = true) {
     {
       std::lock_guard lk(mu);
       closing = true;
+      finishing = finish;
     }
     cv.notify_all();
-    worker.join();
+    for (auto& t : threads) t.join();
+    threads.clear();
+    if (inline_worker && finish && !error) finish_segment(*inline_worker);
+    inline_worker.reset();
   }
 
   DocId add(Document&& doc) {
     if (next_id >= kNoMoreDocs - 1) throw IndexError(dir, "too many documents for one index");
-    analyze_into(filling, std::move(doc));
+    filling.bytes += doc.title.size() + doc.url.size() + doc.abstract.size();
+    filling.docs.push_back(std::move(doc));
     ++docs_added;
     ++added_since_commit;
-    if (filling.docs.size() >= kBatchDocs) {
-      submit(std::move(filling));
-      filling = Batch{};
+    if (filling.bytes >= chunk_bytes() ||
+        (options.max_segment_docs && filling.docs.size() >= options.max_segment_docs)) {
+      submit();
     }
     return next_id++;
   }
@@ -436,12 +480,42 @@ struct FTS_LOCAL IndexWriter::Impl {
     }
   }
 
+  // Removes the files of a commit that failed before its manifest took
+  // effect: this writer's segments and live docs (their generation is the
+  // next one; the lock keeps anyone else from writing it). Whether the
+  // manifest took effect is read back, as a failed fsync can follow the
+  // rename; when that cannot be read, the files stay.
+  void remove_uncommitted() noexcept {
+    const std::string generation = std::to_string(base.generation + 1);
+    try {
+      if (manifest_exists(dir) && read_manifest(dir).generation > base.generation) return;
+    } catch (...) {
+      return;
+    }
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.starts_with("seg-" + generation + "-") || name.ends_with("." + generation + ".live")) {
+        std::filesystem::remove(entry.path(), ec);
+      }
+    }
+  }
+
   BuildStats commit() {
-    if (!filling.docs.empty()) submit(std::move(filling));
-    filling = Batch{};
-    stop_worker();
+    try {
+      return try_commit();
+    } catch (...) {
+      remove_uncommitted();
+      throw;
+    }
+  }
+
+  BuildStats try_commit() {
+    submit();
+    stop_workers();
     if (error) std::rethrow_exception(error);
-    flush();
+    std::sort(flushed.begin(), flushed.end(),
+              [](const SegmentInfo& a, const SegmentInfo& b) { return a.base < b.base; });
 
     Manifest next;
     next.generation = base.generation + 1;
@@ -495,7 +569,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     remove_unreferenced(next);
     base = next;
     added_since_commit = 0;
-    start_worker();
+    start_workers();
 
     for (const auto& w : segs) {
       stats.docs += w.segment.live_count();
@@ -547,7 +621,7 @@ void IndexWriterAccess::delete_matching(IndexWriter& writer, DocSelector select)
   writer.impl_->selectors.emplace_back(std::move(select), writer.impl_->next_id);
 }
 
-const Stopwords& IndexWriterAccess::stopwords(const IndexWriter& writer) { return writer.impl_->analyzer.stopwords(); }
+const Stopwords& IndexWriterAccess::stopwords(const IndexWriter& writer) { return writer.impl_->stopwords; }
 
 DocId IndexWriter::update(Document doc) {
   delete_url(doc.url);

@@ -1,8 +1,10 @@
 #include "index/writer/segment_writer.h"
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "util/bytes.h"
@@ -25,6 +27,17 @@ struct DecodedPostings {
     freqs.clear();
     positions.clear();
   }
+};
+
+// An input segment's doc ids in the merged segment (kNoMoreDocs: deleted,
+// purged). Without deletes that is a shift: postings are walked doc by doc
+// across the whole segment, and a table lookup per posting would miss the
+// cache at every term (a quarter of a 1M-doc merge).
+struct DocRemap {
+  bool dense = true;
+  DocId shift = 0;
+  std::vector<DocId> ids;  // when not dense
+  DocId operator()(DocId d) const { return dense ? d + shift : ids[d]; }
 };
 
 void decode(const Inverter::Postings& p, DecodedPostings& out) {
@@ -204,19 +217,21 @@ SegmentInfo SegmentWriter::finish() {
 
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
                            const std::string& name) {
-  // Each input doc's local id in the merged segment (kNoMoreDocs: deleted,
-  // purged), and the global id of each merged doc.
-  std::vector<std::vector<DocId>> remap(inputs.size());
+  // Each input doc's local id in the merged segment, and the global id of
+  // each merged doc.
+  std::vector<DocRemap> remap(inputs.size());
   std::vector<DocId> globals;
   for (size_t s = 0; s < inputs.size(); ++s) {
     const auto& seg = inputs[s];
-    remap[s].assign(seg.reader->doc_count(), kNoMoreDocs);
+    remap[s].dense = seg.live_count() == seg.reader->doc_count();
+    remap[s].shift = static_cast<DocId>(globals.size());
+    if (!remap[s].dense) remap[s].ids.assign(seg.reader->doc_count(), kNoMoreDocs);
     for (DocId d = 0; d < seg.reader->doc_count(); ++d) {
       if (!seg.is_live(d)) continue;
       if (!globals.empty() && seg.global(d) <= globals.back()) {
         throw std::logic_error("merge: input segments out of doc-id order");
       }
-      remap[s][d] = static_cast<DocId>(globals.size());
+      if (!remap[s].dense) remap[s].ids[d] = static_cast<DocId>(globals.size());
       globals.push_back(seg.global(d));
     }
   }
@@ -226,29 +241,48 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   info.has_id_map = globals.back() - globals.front() + 1 != globals.size();
   if (info.has_id_map) DocIdMap::write(segment_file(dir, name, "ids"), globals);
 
-  // Doc store and norms: the live docs, in id order.
+  // Norms, then the doc store and url table on a thread of their own beside
+  // the postings: the two share nothing but the inputs, which are read-only.
   std::vector<uint32_t> raw_lengths;
-  {
-    FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
-    DocStoreWriter docs(docs_file);
-    UrlTableWriter urls;
-    std::vector<uint32_t>& lengths = raw_lengths;
-    for (size_t s = 0; s < inputs.size(); ++s) {
-      const SegmentReader& seg = *inputs[s].reader;
-      for (DocId d = 0; d < seg.doc_count(); ++d) {
-        if (remap[s][d] == kNoMoreDocs) continue;
-        StoredDoc stored = seg.doc_store().get(d);
-        docs.add(stored.title, stored.url, stored.abstract);
-        urls.add(stored.url);
-        lengths.push_back(seg.field_length(Field::kTitle, d));
-        lengths.push_back(seg.field_length(Field::kAbstract, d));
-      }
+  raw_lengths.reserve(2 * globals.size());
+  for (size_t s = 0; s < inputs.size(); ++s) {
+    const SegmentReader& seg = *inputs[s].reader;
+    for (DocId d = 0; d < seg.doc_count(); ++d) {
+      if (remap[s](d) == kNoMoreDocs) continue;
+      raw_lengths.push_back(seg.field_length(Field::kTitle, d));
+      raw_lengths.push_back(seg.field_length(Field::kAbstract, d));
     }
-    docs.finish();
-    docs_file.finish();
-    urls.write(segment_file(dir, name, kUrlsExtension));
-    write_norms(segment_file(dir, name, "norms"), lengths);
   }
+  write_norms(segment_file(dir, name, "norms"), raw_lengths);
+  std::exception_ptr stored_error;
+  std::thread stored([&] {
+    try {
+      FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
+      DocStoreWriter docs(docs_file);
+      UrlTableWriter urls;
+      for (size_t s = 0; s < inputs.size(); ++s) {
+        const SegmentReader& seg = *inputs[s].reader;
+        for (DocId d = 0; d < seg.doc_count(); ++d) {
+          if (remap[s](d) == kNoMoreDocs) continue;
+          StoredDoc doc = seg.doc_store().get(d);
+          docs.add(doc.title, doc.url, doc.abstract);
+          urls.add(doc.url);
+        }
+      }
+      docs.finish();
+      docs_file.finish();
+      urls.write(segment_file(dir, name, kUrlsExtension));
+    } catch (...) {
+      stored_error = std::current_exception();
+    }
+  });
+  // Joined however the postings end: a thread left running would terminate.
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{stored};
 
   PostingsFiles files(dir, name);
   const DocLengths lengths(raw_lengths);
@@ -299,8 +333,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
         if (!found) continue;
         PostingsCursor c = inputs[s].reader->cursor(field, *found);
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          if (remap[s][d] == kNoMoreDocs) continue;
-          list.docs.push_back(remap[s][d]);
+          if (remap[s](d) == kNoMoreDocs) continue;
+          list.docs.push_back(remap[s](d));
           list.freqs.push_back(c.freq());
           c.positions(doc_positions);
           list.positions.insert(list.positions.end(), doc_positions.begin(), doc_positions.end());
@@ -334,8 +368,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       if (has[0] && has[1]) {
         PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          if (remap[s][d] == kNoMoreDocs) continue;
-          out.docs.push_back(remap[s][d]);
+          if (remap[s](d) == kNoMoreDocs) continue;
+          out.docs.push_back(remap[s](d));
           out.freqs.push_back(c.freq());
         }
       }
@@ -345,6 +379,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
     files.add_key(key, info);
   }
   files.finish();
+  stored.join();
+  if (stored_error) std::rethrow_exception(stored_error);
   return info;
 }
 
