@@ -195,17 +195,21 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
     request.order = options.sort == SearchOptions::Sort::kDocId ? SearchRequest::Order::kDocId
                                                                 : SearchRequest::Order::kScore;
     request.total_hits_threshold = options.total_hits_threshold;
+    request.collapse = options.collapse;
     const QueryNode* root = InternalAccess::root(query);
     SearchResponse response = shared_->searcher.search(root, request);
     Results results;
     results.total_hits = response.total_hits;
     results.total_hits_relation =
         response.total_hits_exact ? Results::Relation::kEqual : Results::Relation::kAtLeast;
+    results.collapsed_hits = response.collapsed_hits;
     std::optional<Shared::Lease> analyzer;  // for snippets, only when there are hits
-    for (const ScoredDoc& d : response.hits) {
+    for (size_t i = 0; i < response.hits.size(); ++i) {
+      const ScoredDoc& d = response.hits[i];
       Hit hit;
       hit.doc = d.doc;
       hit.score = d.score;
+      if (i < response.duplicates.size()) hit.duplicates = response.duplicates[i];
       if (options.stored_fields) {
         if (!analyzer) analyzer.emplace(*shared_);
         shared_->fill(hit, root, **analyzer, options.snippet_chars);

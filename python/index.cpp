@@ -118,6 +118,8 @@ void bind_results(py::module_& m) {
       .def_property_readonly("snippet", [](const fts::Hit& h) { return to_str(h.snippet); })
       .def_property_readonly("highlights", &highlights_of,
                              "(start, end) of each match in snippet, in characters: snippet[start:end]")
+      .def_readonly("duplicates", &fts::Hit::duplicates,
+                    "with collapse=True: the hits of this hit's near-duplicate cluster folded into it")
       .def("__repr__", [](const fts::Hit& h) {
         return py::str("fts.Hit(doc={}, score={:.4f}, title={!r})").format(h.doc, h.score, to_str(h.title));
       });
@@ -129,6 +131,8 @@ void bind_results(py::module_& m) {
           "total_hits_relation",
           [](const fts::Results& r) { return r.total_hits_relation == fts::Results::Relation::kEqual ? "eq" : "gte"; },
           "'eq': total_hits is exact; 'gte': a lower bound (total_hits_threshold)")
+      .def_readonly("collapsed_hits", &fts::Results::collapsed_hits,
+                    "with collapse=True: the hits left after collapsing (one per cluster); 0 without")
       .def_property_readonly("hits", &hits_of)
       .def("__len__", [](const fts::Results& r) { return r.hits.size(); })
       .def("__getitem__",
@@ -201,7 +205,7 @@ void bind_index(py::module_& m) {
       .def("search",
            [](const fts::Index& index, py::handle q, long long limit, long long offset, const std::string& sort,
               bool stored_fields, long long snippet_chars, py::handle budget, std::optional<uint64_t> total_hits_threshold,
-              const std::shared_ptr<CancelToken>& cancel) {
+              const std::shared_ptr<CancelToken>& cancel, bool collapse) {
              const QueryArg query = query_arg(q);
              fts::SearchOptions o = limits(budget, cancel);
              o.limit = non_negative("limit", limit);
@@ -210,6 +214,7 @@ void bind_index(py::module_& m) {
              o.stored_fields = stored_fields;
              o.snippet_chars = non_negative("snippet_chars", snippet_chars);
              if (total_hits_threshold) o.total_hits_threshold = *total_hits_threshold;
+             o.collapse = collapse;
              return with_query(query.text_or_null(), [&] {
                py::gil_scoped_release nogil;
                return index.search(query.get(index), o);
@@ -219,9 +224,11 @@ void bind_index(py::module_& m) {
            py::arg("sort") = "score", py::arg("stored_fields") = defaults.stored_fields,
            py::arg("snippet_chars") = defaults.snippet_chars, py::arg("time_budget") = py::none(),
            py::arg("total_hits_threshold") = py::none(), py::arg("cancel") = py::none(),
+           py::arg("collapse") = defaults.collapse,
            "Ranked hits of query (a str or a Query). sort: 'score' (BM25) or 'doc'. time_budget: seconds or a "
            "timedelta (TimeoutError past it). total_hits_threshold: count exactly up to this many hits, then "
-           "total_hits is a lower bound (relation 'gte') and ranking skips docs that cannot make the top.")
+           "total_hits is a lower bound (relation 'gte') and ranking skips docs that cannot make the top. "
+           "collapse: the best hit of each near-duplicate cluster only (Hit.duplicates, Results.collapsed_hits).")
       .def("count",
            [](const fts::Index& index, py::handle q, py::handle budget, const std::shared_ptr<CancelToken>& cancel) {
              const QueryArg query = query_arg(q);

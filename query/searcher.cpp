@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "query/collapse.h"
 #include "query/filter_cache.h"
 #include "query/live_docs_cursor.h"
 #include "query/max_score.h"
@@ -92,7 +93,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   const size_t wanted = request.limit > std::numeric_limits<size_t>::max() - request.offset
                             ? std::numeric_limits<size_t>::max()
                             : request.limit + request.offset;
-  if (request.limit == 0 || (request.order == SearchRequest::Order::kDocId && wanted == 0)) {
+  if (!request.collapse && (request.limit == 0 || (request.order == SearchRequest::Order::kDocId && wanted == 0))) {
     response.total_hits = count(query, request.interrupt);
     return response;
   }
@@ -104,7 +105,23 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   // Without a positive leaf every score is 0 and ties go to the lower doc id,
   // so the best hits are the first ones: stop collecting early (a complement
   // such as -steer has nearly every doc as a hit).
-  if (request.order == SearchRequest::Order::kScore && has_positive_leaf(*query, false)) {
+  if (request.collapse) {
+    ClusterCollector clusters(request.order);
+    const bool scored = request.order == SearchRequest::Order::kScore;
+    for (const auto& segment : index_->segments()) {
+      auto cursor = plan_live(prepared, segment, options);
+      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+        ++response.total_hits;
+        clusters.add(segment.cluster(d), segment.global(d), scored ? cursor->score() : 0.0f);
+        interrupt.tick();
+      }
+    }
+    response.collapsed_hits = clusters.clusters();
+    clusters.take(wanted, hits, response.duplicates);
+    const size_t skipped = std::min(request.offset, response.duplicates.size());
+    response.duplicates.erase(response.duplicates.begin(),
+                              response.duplicates.begin() + static_cast<std::ptrdiff_t>(skipped));
+  } else if (request.order == SearchRequest::Order::kScore && has_positive_leaf(*query, false)) {
     TopK top(wanted);
     // An exact count of a disjunction is cheaper without scores (bitset
     // unions, complements), and its ranking then prunes from the first hit:

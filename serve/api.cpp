@@ -51,6 +51,7 @@ struct Api::Params {
   // As fts-search --total-hits: exact up to this many hits, a lower bound
   // past it (the top hits stay exact); "exact" counts them all.
   uint64_t total_hits_threshold = 1000;
+  bool collapse = false;  // collapse=1: the best hit of each near-duplicate cluster
 };
 
 Api::Api(IndexHolder& index, const Metrics& metrics, ApiLimits limits, const WriteApi* writes)
@@ -66,7 +67,8 @@ namespace {
 // number or a bound passed is a 400 that names the parameter.
 std::optional<ApiResponse> read_params(const Target& target, std::initializer_list<std::string_view> allowed,
                                        const ApiLimits& limits, auto& p) {
-  bool seen_q = false, seen_limit = false, seen_offset = false, seen_sort = false, seen_total = false;
+  bool seen_q = false, seen_limit = false, seen_offset = false, seen_sort = false, seen_total = false,
+       seen_collapse = false;
   auto number = [&](const std::string& key, const std::string& value, size_t max, size_t& out,
                     bool& seen) -> std::optional<ApiResponse> {
     if (seen) return Api::error(400, key + " given twice");
@@ -95,6 +97,11 @@ std::optional<ApiResponse> read_params(const Target& target, std::initializer_li
       seen_sort = true;
       if (value != "score" && value != "doc") return Api::error(400, "sort is score or doc, not '" + value + "'");
       p.sort = value == "doc" ? SearchOptions::Sort::kDocId : SearchOptions::Sort::kScore;
+    } else if (key == "collapse") {
+      if (seen_collapse) return Api::error(400, "collapse given twice");
+      seen_collapse = true;
+      if (value != "0" && value != "1") return Api::error(400, "collapse is 0 or 1, not '" + value + "'");
+      p.collapse = value == "1";
     } else if (key == "total_hits") {
       if (seen_total) return Api::error(400, "total_hits given twice");
       seen_total = true;
@@ -168,7 +175,7 @@ ApiResponse Api::handle(const ApiRequest& request) const {
       if (!get) return not_allowed();
       Params p;
       std::initializer_list<std::string_view> allowed = {"q"};
-      std::initializer_list<std::string_view> search_params = {"q", "limit", "offset", "sort", "total_hits"};
+      std::initializer_list<std::string_view> search_params = {"q", "limit", "offset", "sort", "total_hits", "collapse"};
       if (path == "/search") allowed = search_params;
       if (auto e = read_params(target, allowed, limits_, p)) return *e;
       if (path == "/search") return search(p);
@@ -201,7 +208,7 @@ ApiResponse Api::handle(const ApiRequest& request) const {
     return error(404, "no such endpoint: " + path);
   } catch (const QuerySyntaxError& e) {
     Params p;
-    (void)read_params(target, {"q", "limit", "offset", "sort", "total_hits"}, limits_, p);
+    (void)read_params(target, {"q", "limit", "offset", "sort", "total_hits", "collapse"}, limits_, p);
     return syntax_error_response(p.q, e);
   } catch (const std::bad_alloc&) {
     return error(503, "out of memory");
@@ -218,6 +225,7 @@ ApiResponse Api::search(const Params& p) const {
   options.offset = p.offset;
   options.sort = p.sort;
   options.total_hits_threshold = p.total_hits_threshold;
+  options.collapse = p.collapse;
   options.time_budget = engine_budget(limits_.time_budget_ms);
   Results r;
   try {
@@ -239,14 +247,17 @@ ApiResponse Api::search(const Params& p) const {
                     {"url", h.url},
                     {"snippet", h.snippet},
                     {"highlights", std::move(spans)}});
+    if (p.collapse) hits.back()["duplicates"] = h.duplicates;
   }
-  return json_response(200, json{{"query", p.q},
-                                 {"total_hits", r.total_hits},
-                                 {"total_hits_relation", r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte"},
-                                 {"took_ms", round3(took)},
-                                 {"limit", p.limit},
-                                 {"offset", p.offset},
-                                 {"hits", std::move(hits)}});
+  json body{{"query", p.q},
+            {"total_hits", r.total_hits},
+            {"total_hits_relation", r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte"},
+            {"took_ms", round3(took)},
+            {"limit", p.limit},
+            {"offset", p.offset},
+            {"hits", std::move(hits)}};
+  if (p.collapse) body["collapsed_hits"] = r.collapsed_hits;
+  return json_response(200, std::move(body));
 }
 
 ApiResponse Api::count(const Params& p) const {

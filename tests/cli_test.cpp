@@ -577,8 +577,8 @@ TEST_F(CliTest, CheckRejectsEveryKindOfDamage) {
     if (name != "LOCK") files.push_back(name);
   }
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 8u) << "expected MANIFEST and one segment's seven files";
-  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms", ".bloom", ".urls"}) {
+  ASSERT_EQ(files.size(), 10u) << "expected MANIFEST and one segment's nine files";
+  for (const char* ext : {".post", ".pos", ".dict", ".docs", ".norms", ".bloom", ".urls", ".sim", ".dup"}) {
     EXPECT_EQ(std::count_if(files.begin(), files.end(), [&](const std::string& f) { return f.ends_with(ext); }), 1)
         << ext;
   }
@@ -715,6 +715,73 @@ TEST_F(CliTest, JsonOutputIsValidWithTheDocumentedFields) {
     Json jq = parse_json(q.out);
     EXPECT_EQ(jq.at("query").get<std::string>(), "\"blue moon\" OR \"tab\there\\\"");
   }
+}
+
+// --collapse over a dump of copies: the JSON counts before and after and
+// each hit's duplicates, the text's "+N similar", and fts-index dupes.
+TEST(CliNearDupes, CollapseDupesAndTheirErrors) {
+  TempDir tmp;
+  const std::string text = "the heron nests in tall reeds beside the slow river and feeds on small fish at dawn";
+  std::vector<TestDoc> docs;
+  for (int i = 0; i < 5; ++i) docs.push_back({"Grey heron", "https://example.org/h" + std::to_string(i), text});
+  docs.push_back({"Kingfisher", "https://example.org/k", "the kingfisher dives from a branch for fish in the river"});
+  docs.push_back({"Otter", "https://example.org/o", "an otter swims in the river at night hunting fish and frogs"});
+  test::write_file(tmp.str("d.xml"), dump_xml(docs));
+  const std::string idx = tmp.str("index");
+  ASSERT_EQ(fts_index({"build", "--index", idx, tmp.str("d.xml")}).exit_code, 0);
+
+  CommandResult r = fts_search({"--index", idx, "--json", "--collapse", "fish"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  Json j = parse_json(r.out);
+  EXPECT_EQ(j.at("total_hits").get<int>(), 7);
+  EXPECT_EQ(j.at("collapsed_hits").get<int>(), 3);
+  ASSERT_EQ(j.at("hits").size(), 3u);
+  std::vector<int> folded;
+  for (const Json& h : j.at("hits")) {
+    folded.push_back(h.at("duplicates").get<int>());
+    if (h.at("duplicates").get<int>() > 0) {
+      EXPECT_EQ(h.at("doc").get<int>(), 0) << "the first copy: equal scores, lowest id";
+    }
+  }
+  std::sort(folded.begin(), folded.end());
+  EXPECT_EQ(folded, (std::vector<int>{0, 0, 4}));
+  CommandResult plain = fts_search({"--index", idx, "--json", "fish"});
+  EXPECT_FALSE(parse_json(plain.out).contains("collapsed_hits"));
+  EXPECT_EQ(parse_json(plain.out).at("hits").size(), 7u);
+
+  CommandResult text_out = fts_search({"--index", idx, "--collapse", "fish"});
+  ASSERT_EQ(text_out.exit_code, 0) << describe(text_out);
+  EXPECT_NE(text_out.out.find("7 hits"), std::string::npos) << text_out.out;
+  EXPECT_NE(text_out.out.find("3 after collapsing near-duplicates"), std::string::npos) << text_out.out;
+  EXPECT_NE(text_out.out.find("Grey heron  (+4 similar)"), std::string::npos) << text_out.out;
+  CommandResult counted = fts_search({"--index", idx, "--json", "--count", "--collapse", "fish"});
+  EXPECT_EQ(parse_json(counted.out).at("collapsed_hits").get<int>(), 3);
+
+  CommandResult listed = fts_index({"dupes", "--index", idx});
+  ASSERT_EQ(listed.exit_code, 0) << describe(listed);
+  EXPECT_NE(listed.out.find("7 docs with fingerprints, 5 in 1 clusters of 2 or more (distance 4, as stored)"),
+            std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("cluster 0: 5 docs"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("Grey heron"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find("Otter"), std::string::npos) << "not in a cluster";
+  CommandResult measured = fts_index({"dupes", "--index", idx, "--measure", "100"});
+  ASSERT_EQ(measured.exit_code, 0) << describe(measured);
+  EXPECT_NE(measured.out.find("10 pairs within distance (brute force), 10 found by the banded search (recall 1.0000)"),
+            std::string::npos) << measured.out;
+
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"dupes"}, {"dupes", "--index", idx, "--distance", "16"}, {"dupes", "--index", idx, "--limit", "x"},
+           {"build", "--index", tmp.str("x"), "--dupe-distance", "16", tmp.str("d.xml")}}) {
+    CommandResult e = fts_index(bad);
+    EXPECT_EQ(e.exit_code, 2) << describe(e);
+    EXPECT_TRUE(is_one_line(e.err)) << e.err;
+  }
+  ASSERT_EQ(fts_index({"build", "--index", tmp.str("none"), "--no-near-dupes", tmp.str("d.xml")}).exit_code, 0);
+  CommandResult none = fts_index({"dupes", "--index", tmp.str("none")});
+  EXPECT_EQ(none.exit_code, 1) << describe(none);
+  EXPECT_NE(none.err.find("no near-duplicate fingerprints"), std::string::npos) << none.err;
+  EXPECT_EQ(parse_json(fts_search({"--index", tmp.str("none"), "--json", "--collapse", "fish"}).out)
+                .at("collapsed_hits").get<int>(), 7);
 }
 
 TEST_F(CliTest, LimitAndOffsetPageThroughTheFullList) {

@@ -122,12 +122,12 @@ pid_t spawn(const std::vector<std::string>& argv, rlim_t file_size_limit = RLIM_
     if (n == "MANIFEST" || n == "LOCK") continue;
     size_t dot = n.rfind('.');
     std::string ext = dot == std::string::npos ? "" : n.substr(dot + 1);
-    bool known = n.starts_with("seg-") && (ext == "post" || ext == "pos" || ext == "dict" || ext == "docs" || ext == "norms" || ext == "bloom" || ext == "urls");
+    bool known = n.starts_with("seg-") && (ext == "post" || ext == "pos" || ext == "dict" || ext == "docs" || ext == "norms" || ext == "bloom" || ext == "urls" || ext == "sim" || ext == "dup");
     if (!known) return ::testing::AssertionFailure() << "stray file " << n << " in: " << listing;
     segments.insert(n.substr(0, dot));
   }
-  if (names.size() != 9 || segments.size() != 1) {
-    return ::testing::AssertionFailure() << "expected MANIFEST, LOCK and one segment's 7 files: " << listing;
+  if (names.size() != 11 || segments.size() != 1) {
+    return ::testing::AssertionFailure() << "expected MANIFEST, LOCK and one segment's 9 files: " << listing;
   }
   return ::testing::AssertionSuccess();
 }

@@ -167,7 +167,7 @@ bool one_line(const std::string& err) { return !err.empty() && std::count(err.be
 std::vector<std::string> stray_files(const std::string& dir) {
   std::set<std::string> live = {kManifestName, "LOCK"};
   for (const auto& seg : read_manifest(dir).segments)
-    for (const char* ext : {"post", "pos", "dict", "docs", "norms", "bloom", "urls"}) live.insert(seg.name + "." + ext);
+    for (const char* ext : {"post", "pos", "dict", "docs", "norms", "bloom", "urls", "sim", "dup"}) live.insert(seg.name + "." + ext);
   std::vector<std::string> stray;
   for (const auto& e : fs::directory_iterator(dir))
     if (!live.count(e.path().filename().string())) stray.push_back(e.path().filename().string());

@@ -1,7 +1,10 @@
 // fts-bench: runs a query file against an index and prints the JSON lines of
 // ../shared/peers/README.md (one per query, then a summary), so
 // ../shared/peers/compare.py puts fts beside Lucene, Xapian and SQLite FTS5.
-//   fts-bench --index DIR --queries FILE [--mode count|top10|top10-fast] [--reps R] [--warmup W] [--warmup-s S] [--cache-mb N]
+//   fts-bench --index DIR --queries FILE [--mode count|top10|top10-fast] [--collapse] [--reps R] [--warmup W]
+//             [--warmup-s S] [--cache-mb N]
+// --collapse (top10 modes) times near-duplicate collapse: the summary line
+// writes mode "top10+collapse" and each query's hits left after collapsing.
 // The filter cache is off by default: the peers' harnesses disable theirs
 // (Lucene: setQueryCache(null)), so repetitions are not answered from bitmaps.
 #include <algorithm>
@@ -29,7 +32,7 @@ struct BenchQuery {
   std::optional<Query> query;  // empty when rejected
   std::string error;
   std::vector<double> latencies_us;
-  uint64_t hits = 0;
+  uint64_t hits = 0, collapsed_hits = 0;
   bool exact = true;  // hits is exact (top10-fast may stop early)
   std::vector<DocId> ids;  // count: all matches; top10: the best ten
 };
@@ -51,16 +54,18 @@ std::vector<std::string> read_queries(const std::string& path) {
 enum class Mode { kCount, kTop10, kTop10Fast };
 
 // Runs one query once; fills hits and ids.
-void execute(const Index& index, BenchQuery& q, Mode mode) {
+void execute(const Index& index, BenchQuery& q, Mode mode, bool collapse) {
   if (mode != Mode::kCount) {
     SearchOptions options;
     options.limit = 10;
     options.stored_fields = false;
+    options.collapse = collapse;
     // top10-fast: the count may stop at 10, as the peers' harnesses do
     // (Lucene: TopScoreDocCollector.create(10, 10)).
     if (mode == Mode::kTop10Fast) options.total_hits_threshold = 10;
     Results r = index.search(*q.query, options);
     q.hits = r.total_hits;
+    q.collapsed_hits = r.collapsed_hits;
     q.exact = r.total_hits_relation == Results::Relation::kEqual;
     q.ids.clear();
     for (const Hit& h : r.hits) q.ids.push_back(h.doc);
@@ -92,11 +97,13 @@ int main(int argc, char** argv) {
       "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
       "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
       "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
-      "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)");
+      "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)")(
+      "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)");
   std::string dir, file, mode;
   int reps = 10, warmup = 1;
   double warmup_s = 2;
   size_t cache_mb = 0;
+  bool collapse = false;
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, named), vm);
@@ -113,6 +120,8 @@ int main(int argc, char** argv) {
     warmup = vm["warmup"].as<int>();
     warmup_s = vm["warmup-s"].as<double>();
     cache_mb = vm["cache-mb"].as<size_t>();
+    collapse = vm.count("collapse") > 0;
+    if (collapse && mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
     if (mode != "count" && mode != "top10" && mode != "top10-fast")
       throw po::error("--mode takes count, top10 or top10-fast");
     if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
@@ -140,7 +149,7 @@ int main(int argc, char** argv) {
     double start = cli::now_seconds();
     while (passes < warmup || cli::now_seconds() - start < warmup_s) {
       for (auto& q : queries) {
-        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode);
+        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse);
       }
       ++passes;
       if (queries.empty()) break;
@@ -152,7 +161,7 @@ int main(int argc, char** argv) {
       std::fwrite(line.data(), 1, line.size(), stdout);
     };
     for (auto& q : queries) {
-      cli::Json out = {{"engine", "fts"}, {"mode", mode}, {"query", q.text}};
+      cli::Json out = {{"engine", "fts"}, {"mode", collapse ? mode + "+collapse" : mode}, {"query", q.text}};
       if (!q.query) {
         ++errors;
         out["hits"] = nullptr;
@@ -168,13 +177,14 @@ int main(int argc, char** argv) {
       if (!q.query->matches_nothing()) {
         for (int r = 0; r < reps; ++r) {
           double t0 = cli::now_seconds();
-          execute(index, q, run_mode);
+          execute(index, q, run_mode, collapse);
           q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
         }
         latency = median(q.latencies_us);
       }
       medians.push_back(latency);
       out["hits"] = q.hits;
+      if (collapse) out["collapsed_hits"] = q.collapsed_hits;
       if (top10) {
         if (run_mode == Mode::kTop10Fast) out["hits_relation"] = q.exact ? "eq" : "gte";
         out["top"] = q.ids;
@@ -190,7 +200,7 @@ int main(int argc, char** argv) {
     double total = 0;
     for (double m : medians) total += m;
     print({{"engine", "fts"},
-           {"mode", mode},
+           {"mode", collapse ? mode + "+collapse" : mode},
            {"queries", queries.size()},
            {"errors", errors},
            {"reps", reps},

@@ -3,6 +3,7 @@
 //   fts-index add|update --index DIR [--ram-mb N] [--no-merge] [--strict] DUMP...
 //   fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)
 //   fts-index merge --index DIR [--max-segments N]
+//   fts-index dupes --index DIR [--distance K] [--limit N]
 //   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
 #include <algorithm>
 #include <csignal>
@@ -18,6 +19,7 @@
 
 #include "analyzer/analyzer.h"
 #include "common/cli.h"
+#include "fts_index_dupes.h"
 #include "engine/fts.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
@@ -35,13 +37,12 @@ const char* kUsage =
     "       fts-index update --index DIR [options] DUMP...  (replaces the docs with the same url)\n"
     "       fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)\n"
     "       fts-index merge --index DIR [--max-segments N]\n"
+    "       fts-index dupes --index DIR [--distance K] [--limit N]   (the largest near-duplicate clusters)\n"
     "       fts-index info DIR\n"
     "       fts-index check DIR\n"
     "       fts-index analyze [--stopwords FILE|none] [TEXT]   (no TEXT: each stdin line)\n";
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::UsageError;
 
 po::variables_map parse(const std::vector<std::string>& args, const po::options_description& named,
                         const po::positional_options_description& positional) {
@@ -94,7 +95,10 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
       "dumps", po::value<std::vector<std::string>>()->required(), "dump files");
   // An index keeps the stopwords it was built with.
   if (how == Ingest::kBuild) {
-    named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default");
+    named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
+        "dupe-distance", po::value<unsigned>()->default_value(IndexWriterOptions{}.dupe_distance),
+        "near-duplicates: fingerprints at most K bits apart share a cluster (0..15)")(
+        "no-near-dupes", "no near-duplicate fingerprints or clusters (--collapse then collapses nothing)");
   }
   po::positional_options_description positional;
   positional.add("dumps", -1);
@@ -107,6 +111,9 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
   options.max_segment_docs = vm["max-segment-docs"].as<uint32_t>();
   options.mode = how == Ingest::kBuild ? IndexWriterOptions::Mode::kReplace : IndexWriterOptions::Mode::kAppend;
   if (how == Ingest::kBuild) {
+    options.near_dupes = !vm.count("no-near-dupes");
+    options.dupe_distance = vm["dupe-distance"].as<unsigned>();
+    if (options.dupe_distance > 15) throw UsageError("--dupe-distance must be at most 15");
     try {
       options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
     } catch (const std::exception& e) {
@@ -218,6 +225,11 @@ int info(const std::vector<std::string>& args) {
     if (seg.reader->has_url_table()) {
       bytes[kUrlsExtension] += std::filesystem::file_size(segment_file(dir, name, kUrlsExtension));
     }
+    if (!seg.reader->cluster_ids().empty()) {
+      for (const char* ext : {kFingerprintsExtension, kClusterIdsExtension}) {
+        bytes[ext] += std::filesystem::file_size(segment_file(dir, name, ext));
+      }
+    }
   }
   fmt::print("index:            {}\n", dir);
   fmt::print("docs:             {}\n", reader->live_count());
@@ -242,7 +254,9 @@ int info(const std::vector<std::string>& args) {
                                                        {"docs", "doc store"},
                                                        {"norms", "field lengths"},
                                                        {"bloom", "Bloom filters of the dictionary keys"},
-                                                       {"urls", "url tables (deletes and updates by url)"}};
+                                                       {"urls", "url tables (deletes and updates by url)"},
+                                                       {"sim", "near-duplicate fingerprints"},
+                                                       {"dup", "near-duplicate cluster ids"}};
   uint64_t total = 0;
   for (const auto& [ext, what] : kinds) {
     fmt::print("bytes {:<6}      {:>12}  {}\n", ext, bytes[ext], what);
@@ -315,6 +329,7 @@ int main(int argc, char** argv) {
     if (command == "update") return ingest(args, Ingest::kUpdate);
     if (command == "delete") return remove(args);
     if (command == "merge") return merge(args);
+    if (command == "dupes") return dupes(args);
     if (command == "info") return info(args);
     if (command == "check") return check(args);
     if (command == "analyze") return analyze(args);

@@ -1,6 +1,8 @@
 // fts-search: answer queries over an index.
 //   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--total-hits N|exact] [--count] [--json]
-//              [--explain] [--stats] [QUERY]
+//              [--collapse] [--explain] [--stats] [QUERY]
+// --collapse keeps the best hit of each near-duplicate cluster ("+N similar"
+// beside it) and counts the hits left after collapsing.
 // Without QUERY it answers one query per stdin line with the index kept open.
 // Hit counts are exact up to --total-hits (default 1000, as Lucene's
 // default threshold): a person wants the best hits at once and "1,000+ hits"
@@ -46,6 +48,7 @@ void print_json(const std::string& query, const Results& r, double ms, const Set
                    {"total_hits", r.total_hits},
                    {"total_hits_relation", r.total_hits_relation == Results::Relation::kEqual ? "eq" : "gte"},
                    {"elapsed_ms", cli::rounded(ms, 3)}};
+  if (s.search.collapse) out["collapsed_hits"] = r.collapsed_hits;
   if (!s.count) {
     cli::Json hits = cli::Json::array();
     for (size_t i = 0; i < r.hits.size(); ++i) {
@@ -56,6 +59,7 @@ void print_json(const std::string& query, const Results& r, double ms, const Set
                       {"title", h.title},
                       {"url", h.url},
                       {"snippet", h.snippet}});
+      if (s.search.collapse) hits.back()["duplicates"] = h.duplicates;
     }
     out["hits"] = std::move(hits);
   }
@@ -80,9 +84,11 @@ void print_text(const Results& r, double ms, const Settings& s, const Index& ind
     } else {
       fmt::print("{}+ hits ({:.3f} ms)\n", cli::with_thousands(r.total_hits), ms);
     }
+    if (s.search.collapse) fmt::print("{} after collapsing near-duplicates\n", r.collapsed_hits);
     for (size_t i = 0; i < r.hits.size(); ++i) {
       const Hit& h = r.hits[i];
-      fmt::print("{:>3}. {:.3f}  {}\n     {}\n", s.search.offset + i + 1, h.score, h.title, h.url);
+      const std::string similar = h.duplicates ? fmt::format("  (+{} similar)", h.duplicates) : "";
+      fmt::print("{:>3}. {:.3f}  {}{}\n     {}\n", s.search.offset + i + 1, h.score, h.title, similar, h.url);
       if (!h.snippet.empty()) fmt::print("     {}\n", marked(h, s.color));
     }
   }
@@ -99,7 +105,11 @@ int answer(const Index& index, const std::string& query, const Settings& s) {
     double start = cli::now_seconds();
     Query q = index.parse(query);
     Results r;
-    if (s.count) {
+    if (s.count && s.search.collapse) {
+      SearchOptions counting = s.search;
+      counting.limit = 0;
+      r = index.search(q, counting);
+    } else if (s.count) {
       r.total_hits = index.count(q);
     } else {
       r = index.search(q, s.search);
@@ -131,7 +141,7 @@ int main(int argc, char** argv) {
       "total-hits", po::value<std::string>()->default_value("1000"),
       "count hits exactly up to N, then a lower bound (N+ hits) and a faster ranking; exact: always exact")(
       "count", "print only the number of hits")("json", "one JSON document per query")(
-      "explain", "print the query plan")("stats", "print filter-cache statistics");
+      "collapse", "keep the best hit of each near-duplicate cluster")("explain", "print the query plan")("stats", "print filter-cache statistics");
   Settings s;
   std::string dir, query;
   bool from_stdin = true;
@@ -189,6 +199,7 @@ int main(int argc, char** argv) {
       s.search.total_hits_threshold = n;
     }
     s.count = vm.count("count");
+    s.search.collapse = vm.count("collapse") > 0;
     s.json = vm.count("json");
     s.explain = vm.count("explain");
     s.stats = vm.count("stats");

@@ -45,6 +45,12 @@ struct SearchOptions {
   // lower bound, and top-k of common terms gets much faster.
   static constexpr uint64_t kExactHitCount = UINT64_MAX;
   uint64_t total_hits_threshold = kExactHitCount;  // the default: always exact
+  // Near-duplicate collapse: keep only the best hit of each cluster of
+  // near-duplicates (IndexWriterOptions::near_dupes), with Hit::duplicates
+  // and Results::collapsed_hits. Every match is then scored (no pruning) and
+  // both counts are exact, whatever total_hits_threshold says. An index
+  // built without near-duplicates collapses nothing.
+  bool collapse = false;
 };
 
 // A span of Hit::snippet to mark as a match (byte offsets).
@@ -57,6 +63,9 @@ struct Hit {
   float score = 0;  // BM25 (k1 = 1.2, b = 0.75); 0 under Sort::kDocId
   std::string title = {}, url = {}, snippet = {};
   std::vector<Highlight> highlights = {};
+  // With SearchOptions::collapse: the other hits of this hit's cluster,
+  // folded into it (not returned).
+  uint32_t duplicates = 0;
 };
 
 struct Results {
@@ -64,6 +73,9 @@ struct Results {
   // kAtLeast: total_hits is a lower bound (SearchOptions::total_hits_threshold).
   enum class Relation { kEqual, kAtLeast } total_hits_relation = Relation::kEqual;
   std::vector<Hit> hits = {};  // at most limit, after offset
+  // With SearchOptions::collapse: the hits left after collapsing (one per
+  // cluster); total_hits counts them before. 0 without collapse.
+  uint64_t collapsed_hits = 0;
 };
 
 // The filter cache of an open index (bitmaps of recurring costly subqueries).

@@ -52,6 +52,12 @@ struct IndexWriterOptions {
   // deleted is rewritten without them.
   size_t segments_per_merge = 10;
   unsigned max_deleted_percent = 20;
+  // Near-duplicates (index/FORMAT.md): each doc's SimHash fingerprint, and
+  // clusters of the docs whose fingerprints are at most dupe_distance bits
+  // apart (0..15), for SearchOptions::collapse. An index keeps the distance
+  // it was built with: appending writers use it, whatever they are given.
+  bool near_dupes = true;
+  unsigned dupe_distance = 4;
 };
 
 struct BuildStats {

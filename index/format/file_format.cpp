@@ -53,6 +53,8 @@ const char* file_kind_name(FileKind kind) {
     case FileKind::kDocIds: return "doc ids";
     case FileKind::kBloom: return "Bloom filter";
     case FileKind::kUrls: return "url table";
+    case FileKind::kFingerprints: return "fingerprints";
+    case FileKind::kClusterIds: return "cluster ids";
   }
   return "unknown";
 }

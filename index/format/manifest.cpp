@@ -50,6 +50,7 @@ Manifest read_manifest(const std::string& dir) {
     seg.name = name;
     seg.has_bloom = false;  // unless the doc-id section says so
     seg.has_urls = false;
+    seg.has_dupes = false;
     m.segments.push_back(std::move(seg));
   }
   // Without the extension (an index of before deletes): every doc live, ids
@@ -73,10 +74,11 @@ Manifest read_manifest(const std::string& dir) {
         fail("segment ids entry truncated");
       }
       flags = static_cast<uint8_t>(flag_byte[0]);
-      if (flags > 7) fail("unknown segment flags");
+      if (flags > 15) fail("unknown segment flags");
       seg.has_id_map = flags & 1;
       seg.has_bloom = flags & 2;
       seg.has_urls = flags & 4;
+      seg.has_dupes = flags & 8;
       if (seg.base < end) fail("segments overlap or are out of id order");
       if (seg.deleted > seg.doc_count) fail("more deleted docs than docs in a segment");
       if ((seg.live_generation == 0) != (seg.deleted == 0)) fail("deleted docs without a live-docs file");
@@ -106,7 +108,8 @@ void write_manifest(const std::string& dir, const Manifest& m) {
   put_u32(buf, m.next_doc_id);
   for (const auto& s : m.segments) {
     put_u32(buf, s.base);
-    buf.push_back(static_cast<char>((s.has_id_map ? 1 : 0) | (s.has_bloom ? 2 : 0) | (s.has_urls ? 4 : 0)));
+    buf.push_back(static_cast<char>((s.has_id_map ? 1 : 0) | (s.has_bloom ? 2 : 0) | (s.has_urls ? 4 : 0) |
+                                       (s.has_dupes ? 8 : 0)));
     put_varint(buf, s.live_generation);
     put_u32(buf, s.deleted);
   }

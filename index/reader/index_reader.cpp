@@ -25,7 +25,8 @@ std::shared_ptr<const IndexReader> open_segments(const std::string& dir, const M
       seg.reader = old->reader;
       seg.ids = old->ids;
     } else {
-      seg.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls);
+      seg.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls,
+                                       info.has_dupes ? NearDupeFiles::kClusters : NearDupeFiles::kNone);
     }
     if (seg.reader->doc_count() != info.doc_count || info.doc_count == 0) {
       throw IndexError(dir + "/" + info.name + ".norms", "holds " + std::to_string(seg.reader->doc_count()) +
@@ -146,9 +147,25 @@ StoredDoc IndexReader::stored(DocId doc) const {
 
 void IndexReader::check() const {
   Manifest m = read_manifest(dir_);
+  std::optional<unsigned> distance;  // of the near-duplicate clusters: one for the index
   for (const auto& s : segments_) {
     s.reader->check();
     if (s.ids) s.ids->verify_checksum();
+    const ClusterIds& clusters = s.reader->cluster_ids();
+    if (clusters.empty()) continue;
+    const std::string path = dir_ + "/" + s.reader->name() + ".dup";
+    if (distance && *distance != clusters.distance()) {
+      throw IndexError(path, "near-duplicate distance " + std::to_string(clusters.distance()) +
+                                 ", other segments " + std::to_string(*distance));
+    }
+    distance = clusters.distance();
+    // A cluster is named by its first doc: never a later one.
+    for (DocId d = 0; d < s.reader->doc_count(); ++d) {
+      if (clusters[d] > s.global(d)) {
+        throw IndexError(path, "doc " + std::to_string(s.global(d)) + " in the cluster of a later doc " +
+                                   std::to_string(clusters[d]));
+      }
+    }
   }
   // Live docs were verified (checksum, range) when read; read them again
   // from the files, as the manifest names them now.

@@ -11,7 +11,7 @@ namespace fts {
 
 struct SegmentReader::Files {
   MappedFile post, pos, dict, docs, norms;
-  std::optional<MappedFile> bloom, urls;
+  std::optional<MappedFile> bloom, urls, fingerprints, cluster_ids;
 };
 
 namespace {
@@ -19,13 +19,15 @@ namespace {
 SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
   return SegmentData{f.post.payload(), f.pos.payload(), f.dict.payload(), f.docs.payload(), f.norms.payload(),
                      f.bloom ? f.bloom->payload() : std::span<const uint8_t>(),
-                     f.urls ? f.urls->payload() : std::span<const uint8_t>(), name, f.post.version()};
+                     f.urls ? f.urls->payload() : std::span<const uint8_t>(),
+                     f.fingerprints ? f.fingerprints->payload() : std::span<const uint8_t>(),
+                     f.cluster_ids ? f.cluster_ids->payload() : std::span<const uint8_t>(), name, f.post.version()};
 }
 
 }  // namespace
 
 std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir, const std::string& name, bool bloom,
-                                                                  bool urls) {
+                                                         bool urls, NearDupeFiles dupes) {
   auto files = std::make_unique<Files>();
   files->post = MappedFile(segment_file(dir, name, "post"), FileKind::kPostings);
   files->pos = MappedFile(segment_file(dir, name, "pos"), FileKind::kPositions);
@@ -36,6 +38,12 @@ std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir,
   files->norms.verify_checksum();
   if (bloom) files->bloom.emplace(segment_file(dir, name, kBloomExtension), FileKind::kBloom);
   if (urls) files->urls.emplace(segment_file(dir, name, kUrlsExtension), FileKind::kUrls);
+  if (dupes != NearDupeFiles::kNone) {
+    files->fingerprints.emplace(segment_file(dir, name, kFingerprintsExtension), FileKind::kFingerprints);
+  }
+  if (dupes == NearDupeFiles::kClusters) {
+    files->cluster_ids.emplace(segment_file(dir, name, kClusterIdsExtension), FileKind::kClusterIds);
+  }
   auto reader = std::make_shared<SegmentReader>(data_of(*files, dir + "/" + name));
   reader->files_ = std::move(files);  // the maps outlive the spans into them
   return reader;
@@ -71,6 +79,8 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
                   "doc store holds " + std::to_string(store_.size()) + " docs, norms " + std::to_string(doc_count_));
   }
   if (!data.urls.empty()) urls_ = UrlTable(data.urls, doc_count_, data.name + ".urls");
+  if (!data.fingerprints.empty()) fingerprints_ = Fingerprints(data.fingerprints, doc_count_, data.name + ".sim");
+  if (!data.cluster_ids.empty()) cluster_ids_ = ClusterIds(data.cluster_ids, doc_count_, data.name + ".dup");
 }
 
 std::vector<DocId> SegmentReader::docs_with_url(std::string_view url) const {
@@ -125,6 +135,8 @@ void SegmentReader::check() const {
     }
     if (files_->bloom) files_->bloom->verify_checksum();
     if (files_->urls) files_->urls->verify_checksum();
+    if (files_->fingerprints) files_->fingerprints->verify_checksum();
+    if (files_->cluster_ids) files_->cluster_ids->verify_checksum();
   }
   if (!urls_.empty()) {
     const std::string path = data_.name + ".urls";

@@ -26,6 +26,7 @@
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
 #include "index/reader/index_reader.h"
+#include "index/writer/cluster_assigner.h"
 #include "index/writer/segment_writer.h"
 
 namespace fts {
@@ -137,6 +138,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   std::vector<SegmentInfo> flushed;  // in the order workers finish them
   std::atomic<uint64_t> next_segment = 0;
   std::unique_ptr<Worker> inline_worker;
+  ClusterAssigner clusters;
 
   std::vector<std::thread> threads;
   std::mutex mu;
@@ -219,7 +221,7 @@ struct FTS_LOCAL IndexWriter::Impl {
       ad.url = std::move(doc.url);
       ad.abstract = std::move(doc.abstract);
       if (!w.segment) {
-        w.segment = std::make_unique<SegmentWriter>(dir, segment_name());
+        w.segment = std::make_unique<SegmentWriter>(dir, segment_name(), options.near_dupes);
         w.segment_base = chunk.base + static_cast<DocId>(i);
       }
       w.segment->add(ad);
@@ -389,7 +391,9 @@ struct FTS_LOCAL IndexWriter::Impl {
   Working open_working(const SegmentInfo& info) {
     Working w;
     w.info = info;
-    w.segment.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls);
+    // A flushed or merged segment: its cluster ids come at commit.
+    w.segment.reader = SegmentReader::open(dir, info.name, info.has_bloom, info.has_urls,
+                                           info.has_dupes ? NearDupeFiles::kFingerprints : NearDupeFiles::kNone);
     w.segment.base = info.base;
     if (info.has_id_map) {
       w.segment.ids = std::make_shared<DocIdMap>(segment_file(dir, info.name, "ids"), info.doc_count);
@@ -469,6 +473,10 @@ struct FTS_LOCAL IndexWriter::Impl {
       for (const char* ext : kSegmentExtensions) keep.insert(s.name + "." + ext);
       if (s.has_bloom) keep.insert(s.name + "." + kBloomExtension);
       if (s.has_urls) keep.insert(s.name + "." + kUrlsExtension);
+      if (s.has_dupes) {
+        keep.insert(s.name + "." + kFingerprintsExtension);
+        keep.insert(s.name + "." + kClusterIdsExtension);
+      }
       if (s.has_id_map) keep.insert(s.name + ".ids");
       if (s.live_generation) keep.insert(s.name + "." + std::to_string(s.live_generation) + ".live");
     }
@@ -556,6 +564,11 @@ struct FTS_LOCAL IndexWriter::Impl {
       merge_by_policy(segs);
     }
 
+    {
+      std::vector<IndexReader::Segment*> clustered;
+      for (auto& w : segs) clustered.push_back(&w.segment);
+      clusters.assign(dir, clustered, options.dupe_distance);
+    }
     for (auto& w : segs) {
       if (w.changed) {
         w.changed->write(live_docs_file(dir, w.info.name, next.generation));
@@ -598,6 +611,9 @@ namespace {
 IndexWriterOptions validated(IndexWriterOptions options) {
   if (options.ram_mb == 0) throw ArgumentError("IndexWriterOptions::ram_mb", "must be positive");
   if (options.threads == 0) throw ArgumentError("IndexWriterOptions::threads", "must be at least 1");
+  if (options.dupe_distance > kMaxDupeDistance) {
+    throw ArgumentError("IndexWriterOptions::dupe_distance", "must be at most " + std::to_string(kMaxDupeDistance));
+  }
   return options;
 }
 }  // namespace

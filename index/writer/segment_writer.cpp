@@ -10,6 +10,7 @@
 #include "util/bytes.h"
 #include "index/format/bloom_filter.h"
 #include "index/format/doc_id_map.h"
+#include "index/format/fingerprints.h"
 #include "index/format/postings.h"
 #include "index/format/segment_files.h"
 #include "index/format/term_dict.h"
@@ -151,8 +152,8 @@ void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) 
   out.finish();
 }
 
-SegmentWriter::SegmentWriter(std::string dir, std::string name)
-    : dir_(std::move(dir)), name_(std::move(name)) {
+SegmentWriter::SegmentWriter(std::string dir, std::string name, bool fingerprints)
+    : dir_(std::move(dir)), name_(std::move(name)), fingerprinted_(fingerprints) {
   docs_file_ = std::make_unique<FileWriter>(segment_file(dir_, name_, "docs"), FileKind::kDocStore);
   docs_ = std::make_unique<DocStoreWriter>(*docs_file_);
 }
@@ -163,6 +164,7 @@ void SegmentWriter::add(const AnalyzedDoc& doc) {
   inverter_.add(doc);
   docs_->add(doc.title, doc.url, doc.abstract);
   urls_.add(doc.url);
+  if (fingerprinted_) fingerprints_.push_back(simhash_.fingerprint(doc.title_terms, doc.abstract_terms));
 }
 
 SegmentInfo SegmentWriter::finish() {
@@ -212,7 +214,12 @@ SegmentInfo SegmentWriter::finish() {
   }
   files.finish();
   write_norms(segment_file(dir_, name_, "norms"), inverter_.field_lengths());
-  return SegmentInfo{name_, inverter_.doc_count()};
+  SegmentInfo info{name_, inverter_.doc_count()};
+  if (fingerprinted_) {
+    write_fingerprints(segment_file(dir_, name_, kFingerprintsExtension), fingerprints_);
+    info.has_dupes = true;
+  }
+  return info;
 }
 
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
@@ -245,15 +252,24 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   // the postings: the two share nothing but the inputs, which are read-only.
   std::vector<uint32_t> raw_lengths;
   raw_lengths.reserve(2 * globals.size());
+  std::vector<uint64_t> fingerprints;
+  const bool fingerprinted = std::all_of(inputs.begin(), inputs.end(), [](const IndexReader::Segment& s) {
+    return !s.reader->fingerprints().empty();
+  });
   for (size_t s = 0; s < inputs.size(); ++s) {
     const SegmentReader& seg = *inputs[s].reader;
     for (DocId d = 0; d < seg.doc_count(); ++d) {
       if (remap[s](d) == kNoMoreDocs) continue;
       raw_lengths.push_back(seg.field_length(Field::kTitle, d));
       raw_lengths.push_back(seg.field_length(Field::kAbstract, d));
+      if (fingerprinted) fingerprints.push_back(seg.fingerprints()[d]);
     }
   }
   write_norms(segment_file(dir, name, "norms"), raw_lengths);
+  if (fingerprinted) {
+    write_fingerprints(segment_file(dir, name, kFingerprintsExtension), fingerprints);
+    info.has_dupes = true;
+  }
   std::exception_ptr stored_error;
   std::thread stored([&] {
     try {

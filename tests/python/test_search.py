@@ -45,6 +45,24 @@ def test_paging_doc_order_and_threshold_equal_fts_search(index, sample_index, qu
                      cli_json(sample_index, query, "--limit", "3", "--total-hits", "4"))
 
 
+def test_collapse_equals_fts_search_collapse(tmp_path):
+    d = str(tmp_path / "index")
+    text = "the heron nests in tall reeds beside the slow river and feeds on small fish at dawn"
+    with fts.IndexWriter(d) as writer:
+        for i in range(4):
+            writer.add(title="Grey heron", url=f"h{i}", abstract=text)
+        writer.add(title="Kingfisher", url="k", abstract="the kingfisher dives from a branch for fish in the river")
+        writer.add(title="Otter", url="o", abstract="an otter swims in the river at night hunting fish and frogs")
+    index = fts.Index(d)
+    results = index.search("fish", limit=10, collapse=True)
+    expected = cli_json(d, "fish", "--collapse", "--limit", "10")
+    assert (results.total_hits, results.collapsed_hits) == (expected["total_hits"], expected["collapsed_hits"]) == (6, 3)
+    assert [(h.doc, h.duplicates) for h in results] == [(h["doc"], h["duplicates"]) for h in expected["hits"]]
+    assert sorted(h.duplicates for h in results) == [0, 0, 3]
+    plain = index.search("fish", limit=10)
+    assert len(plain) == 6 and plain.collapsed_hits == 0 and all(h.duplicates == 0 for h in plain)
+
+
 @pytest.fixture(scope="module")
 def big_index(tmp_path_factory):
     """20,000 docs of ten words: enough that ranking skips docs and that a

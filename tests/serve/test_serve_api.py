@@ -67,6 +67,35 @@ def test_total_hits_threshold_as_fts_search(server, index, query, total):
         assert int(total) <= body["total_hits"] <= exact
 
 
+def test_collapse_equals_fts_search_collapse(tmp):
+    d = tempfile.mkdtemp(prefix="fts-serve-collapse-", dir=tmp)
+    dump = os.path.join(d, "dupes.xml")
+    text = "the heron nests in tall reeds beside the slow river and feeds on small fish at dawn"
+    docs = [("Grey heron", f"https://example.org/h{i}", text) for i in range(4)]
+    docs += [("Kingfisher", "https://example.org/k", "the kingfisher dives from a branch for fish in the river"),
+             ("Otter", "https://example.org/o", "an otter swims in the river at night hunting fish and frogs")]
+    write_dump(dump, docs)
+    index = os.path.join(d, "index")
+    build_index(index, [dump])
+    expected = json.loads(fts_search(index, "--json", "--collapse", "--limit", "10", "fish"))
+    assert (expected["total_hits"], expected["collapsed_hits"]) == (6, 3)
+    with Server(index, tmp=tmp) as s:
+        status, body = s.get_json("/search?q=fish&collapse=1")
+        assert status == 200
+        assert (body["total_hits"], body["collapsed_hits"]) == (6, 3)
+        assert [(h["doc"], h["duplicates"]) for h in body["hits"]] == \
+            [(h["doc"], h["duplicates"]) for h in expected["hits"]]
+        assert sorted(h["duplicates"] for h in body["hits"]) == [0, 0, 3]
+        status, body = s.get_json("/search?q=fish&collapse=0")
+        assert status == 200 and len(body["hits"]) == 6
+        assert "collapsed_hits" not in body and "duplicates" not in body["hits"][0]
+        for target, needle in [("/search?q=fish&collapse=yes", "collapse is 0 or 1"),
+                               ("/search?q=fish&collapse=1&collapse=1", "collapse given twice"),
+                               ("/count?q=fish&collapse=1", "unknown parameter 'collapse'")]:
+            status, body = s.get_json(target)
+            assert status == 400 and needle in body["error"], (target, body)
+
+
 def test_total_hits_is_a_lower_bound_past_the_threshold(tmp):
     # Enough docs of few words that top-k of an OR may skip counting.
     import random

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,11 @@ namespace fts::cli {
 
 // Exit codes of the contract.
 inline constexpr int kOk = 0, kRuntimeError = 1, kUsageError = 2;
+
+// A bad command line: the tool prints it and exits with kUsageError.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Prints "TOOL: message" to stderr (one line).
 void print_error(const char* tool, std::string_view message);

@@ -33,12 +33,19 @@ struct SearchRequest {
   // the top (Lucene's totalHitsThreshold); beyond it total_hits is a lower
   // bound. kExactHitCount: always exact.
   uint64_t total_hits_threshold = kExactHitCount;
+  // Keep the best hit of each near-duplicate cluster (query/collapse.h);
+  // counts are then exact whatever the threshold.
+  bool collapse = false;
 };
 
 struct SearchResponse {
   uint64_t total_hits = 0;
   bool total_hits_exact = true;  // false: total_hits is a lower bound
   std::vector<ScoredDoc> hits;   // at most limit, after offset
+  // Collapsing: the clusters with a match, and per hit the matches of its
+  // cluster folded into it.
+  uint64_t collapsed_hits = 0;
+  std::vector<uint32_t> duplicates;
 };
 
 struct SearcherOptions {

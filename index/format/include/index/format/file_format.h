@@ -37,6 +37,8 @@ enum class FileKind : uint32_t {
   kDocIds = 8,
   kBloom = 9,
   kUrls = 10,
+  kFingerprints = 11,
+  kClusterIds = 12,
 };
 const char* file_kind_name(FileKind kind);
 

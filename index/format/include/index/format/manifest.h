@@ -27,6 +27,9 @@ struct SegmentInfo {
   bool has_bloom = true;
   // NAME.urls: the url table (segments written before url tables have none).
   bool has_urls = true;
+  // NAME.sim and NAME.dup: near-duplicate fingerprints and cluster ids
+  // (segments written before them, or without them, have none).
+  bool has_dupes = false;
   // 0: every doc is live; else NAME.GEN.live holds the live docs, written by
   // the commit of that generation.
   uint64_t live_generation = 0;

@@ -13,6 +13,9 @@ inline constexpr const char* kSegmentExtensions[] = {"post", "pos", "dict", "doc
 inline constexpr const char* kBloomExtension = "bloom";
 // Optional: segments written before url tables have none.
 inline constexpr const char* kUrlsExtension = "urls";
+// Optional: near-duplicate fingerprints and cluster ids (index/format/fingerprints.h).
+inline constexpr const char* kFingerprintsExtension = "sim";
+inline constexpr const char* kClusterIdsExtension = "dup";
 
 // Norms payload: u32 doc count, u64 total length of kAny, kTitle and
 // kAbstract, then per doc u16 title length and u16 abstract length

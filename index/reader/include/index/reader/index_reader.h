@@ -33,6 +33,11 @@ class IndexReader {
     uint32_t live_count() const { return live ? live->live_count() : reader->doc_count(); }
     DocId last() const { return global(reader->doc_count() - 1); }  // highest global id
     std::optional<DocId> local(DocId global) const;                 // of a global id, if held
+    // The global id naming local's near-duplicate cluster: its own id in a
+    // segment without cluster ids.
+    DocId cluster(DocId local) const {
+      return reader->cluster_ids().empty() ? global(local) : reader->cluster_ids()[local];
+    }
   };
 
   // Throws IndexError (missing, damaged, wrong version) with the file.

@@ -14,6 +14,7 @@
 #include "index/format/doc_store.h"
 #include "index/format/fields.h"
 #include "index/format/file_format.h"
+#include "index/format/fingerprints.h"
 #include "index/format/postings.h"
 #include "index/format/term_dict.h"
 #include "index/format/url_table.h"
@@ -26,16 +27,23 @@ struct SegmentData {
   std::span<const uint8_t> postings, positions, term_dict, doc_store, norms;
   std::span<const uint8_t> bloom;  // empty: no Bloom filter
   std::span<const uint8_t> urls;   // empty: no url table
+  std::span<const uint8_t> fingerprints, cluster_ids;  // empty: none
   std::string name;  // for error messages
   uint32_t postings_version = kFormatVersion;  // of the .post file
 };
 
+// Which near-duplicate files a segment has: none (written before them or
+// without them), its fingerprints only (flushed, not yet committed: the
+// commit gives it cluster ids), or both.
+enum class NearDupeFiles { kNone, kFingerprints, kClusters };
+
 class SegmentReader {
  public:
   // Maps DIR/NAME.{post,pos,dict,docs,norms} and, with bloom, NAME.bloom,
-  // with urls, NAME.urls; throws IndexError.
+  // with urls, NAME.urls, with dupes NAME.sim (and NAME.dup); throws IndexError.
   static std::shared_ptr<const SegmentReader> open(const std::string& dir, const std::string& name,
-                                                   bool bloom = true, bool urls = true);
+                                                   bool bloom = true, bool urls = true,
+                                                   NearDupeFiles dupes = NearDupeFiles::kNone);
   // Over payloads owned by the caller (tests); throws IndexError.
   explicit SegmentReader(const SegmentData& data);
   ~SegmentReader();
@@ -63,6 +71,9 @@ class SegmentReader {
   // doc store of an older segment themselves, once for all their urls).
   std::vector<DocId> docs_with_url(std::string_view url) const;
   bool has_url_table() const { return !urls_.empty(); }
+  // SimHash fingerprints and cluster ids by local doc (empty: none).
+  const Fingerprints& fingerprints() const { return fingerprints_; }
+  const ClusterIds& cluster_ids() const { return cluster_ids_; }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
 
@@ -80,6 +91,8 @@ class SegmentReader {
   BloomFilter bloom_;
   DocStoreReader store_;
   UrlTable urls_;
+  Fingerprints fingerprints_;
+  ClusterIds cluster_ids_;
 };
 
 }  // namespace fts

@@ -12,13 +12,15 @@
 #include "index/format/manifest.h"
 #include "index/format/url_table.h"
 #include "index/writer/inverter.h"
+#include "index/writer/simhash.h"
 #include "index/reader/index_reader.h"
 
 namespace fts {
 
 class SegmentWriter {
  public:
-  SegmentWriter(std::string dir, std::string name);
+  // With fingerprints, also NAME.sim (the docs' SimHash fingerprints).
+  SegmentWriter(std::string dir, std::string name, bool fingerprints = false);
   ~SegmentWriter();
   void add(const AnalyzedDoc& doc);
   uint32_t doc_count() const { return inverter_.doc_count(); }
@@ -32,11 +34,15 @@ class SegmentWriter {
   std::unique_ptr<FileWriter> docs_file_;
   std::unique_ptr<DocStoreWriter> docs_;
   UrlTableWriter urls_;
+  bool fingerprinted_;
+  SimHasher simhash_;
+  std::vector<uint64_t> fingerprints_;
 };
 
 // K-way merge of segments (in ascending, disjoint doc-id order) into one new
 // segment, their deleted docs purged; merged docs keep their global ids
-// (NAME.ids when they are not consecutive). Every doc deleted: nothing is
+// (NAME.ids when they are not consecutive), and their fingerprints
+// (NAME.sim) when every input has them. Every doc deleted: nothing is
 // written and the result holds 0 docs.
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
                            const std::string& name);

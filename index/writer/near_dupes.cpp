@@ -1,0 +1,117 @@
+#include "index/writer/near_dupes.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace fts {
+
+namespace {
+
+// Union-find over indexes whose root is always the smallest index of its set.
+class SmallestRoot {
+ public:
+  explicit SmallestRoot(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
+  uint32_t find(uint32_t x) {
+    while (parent_[x] != x) {
+      parent_[x] = parent_[parent_[x]];  // path halving
+      x = parent_[x];
+    }
+    return x;
+  }
+  void join(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a < b) parent_[b] = a;
+    if (b < a) parent_[a] = b;
+  }
+
+ private:
+  std::vector<uint32_t> parent_;
+};
+
+}  // namespace
+
+BandedTable::BandedTable(std::span<const uint64_t> fingerprints, unsigned distance)
+    : fps_(fingerprints), distance_(distance) {
+  const unsigned blocks = distance + 1;
+  std::vector<uint32_t> present;
+  for (uint32_t i = 0; i < fps_.size(); ++i) {
+    if (fps_[i] != kNoFingerprint) present.push_back(i);
+  }
+  for (unsigned b = 0; b < blocks; ++b) {
+    const unsigned lo = b * 64 / blocks, hi = (b + 1) * 64 / blocks;
+    shift_.push_back(lo);
+    mask_.push_back(hi - lo == 64 ? ~0ull : (1ull << (hi - lo)) - 1);
+  }
+  tables_.resize(blocks);
+  for (unsigned b = 0; b < blocks; ++b) {
+    tables_[b] = present;
+    std::sort(tables_[b].begin(), tables_[b].end(), [&](uint32_t x, uint32_t y) {
+      const uint64_t bx = block(fps_[x], b), by = block(fps_[y], b);
+      if (bx != by) return bx < by;
+      if (fps_[x] != fps_[y]) return fps_[x] < fps_[y];
+      return x < y;
+    });
+  }
+}
+
+std::pair<const uint32_t*, const uint32_t*> BandedTable::run(unsigned b, uint64_t value) const {
+  const std::vector<uint32_t>& t = tables_[b];
+  auto first = std::partition_point(t.begin(), t.end(), [&](uint32_t i) { return block(fps_[i], b) < value; });
+  auto last = std::partition_point(first, t.end(), [&](uint32_t i) { return block(fps_[i], b) == value; });
+  return {t.data() + (first - t.begin()), t.data() + (last - t.begin())};
+}
+
+std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance) {
+  SmallestRoot sets(fingerprints.size());
+  BandedTable(fingerprints, distance).for_each_linking_pair([&](uint32_t a, uint32_t b) { sets.join(a, b); });
+  std::vector<uint32_t> root(fingerprints.size());
+  for (uint32_t i = 0; i < root.size(); ++i) root[i] = sets.find(i);
+  return root;
+}
+
+std::vector<DocId> cluster_ids_of(const IndexReader::Segment& segment, std::span<const ClusteredSegment> others,
+                                  unsigned distance) {
+  const Fingerprints& fps = segment.reader->fingerprints();
+  const uint32_t n = segment.reader->doc_count();
+  // Deleted docs take no part: their fingerprints count as none.
+  std::vector<uint64_t> live(fps.values().begin(), fps.values().end());
+  for (DocId d = 0; d < n; ++d) {
+    if (!segment.is_live(d)) live[d] = kNoFingerprint;
+  }
+  const std::vector<uint32_t> root = cluster_fingerprints(live, distance);
+  // A component's id: the smallest of its docs' global ids and of the ids of
+  // the older clusters any of them is near.
+  std::vector<DocId> id(n);
+  for (DocId d = 0; d < n; ++d) id[d] = segment.global(d);
+  for (DocId d = 0; d < n; ++d) {
+    if (live[d] == kNoFingerprint) continue;
+    for (const ClusteredSegment& other : others) {
+      other.table->for_each_near(live[d], [&](uint32_t c) {
+        if (other.segment->is_live(c)) id[root[d]] = std::min(id[root[d]], other.segment->cluster(c));
+      });
+    }
+  }
+  for (DocId d = 0; d < n; ++d) id[d] = id[root[d]];  // root[d] <= d: its id is final
+  return id;
+}
+
+std::vector<ClusteredDoc> clustered_docs(const IndexReader& index, bool recluster, unsigned distance) {
+  std::vector<ClusteredDoc> docs;
+  for (const IndexReader::Segment& s : index.segments()) {
+    const Fingerprints& fps = s.reader->fingerprints();
+    if (fps.empty()) continue;
+    for (DocId d = 0; d < s.reader->doc_count(); ++d) {
+      if (s.is_live(d)) docs.push_back({s.global(d), s.cluster(d), fps[d]});
+    }
+  }
+  if (recluster) {
+    std::vector<uint64_t> fps(docs.size());
+    for (size_t i = 0; i < docs.size(); ++i) fps[i] = docs[i].fingerprint;
+    const std::vector<uint32_t> root = cluster_fingerprints(fps, distance);
+    for (size_t i = 0; i < docs.size(); ++i) docs[i].cluster = docs[root[i]].doc;
+  }
+  return docs;
+}
+
+}  // namespace fts
