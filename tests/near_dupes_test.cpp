@@ -362,6 +362,30 @@ TEST(NearDupes, CollapseAcrossSegmentsDeletesAndMerges) {
   }
 }
 
+// The sample in three segments at distance 8 (some 14 clusters): queries
+// matching hundreds of clusters grow the collector's table several times.
+TEST(NearDupes, CollapseOfTheSampleMatchesTheModel) {
+  test::TempDir dir;
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = 100;
+  options.dupe_distance = 8;
+  {
+    IndexWriter writer(dir.str("index"), options);
+    DumpReader reader(test::source_path("data/sample.xml"), DumpReader::Options{});
+    Document doc;
+    while (reader.next(doc)) writer.add(std::move(doc));
+    writer.commit();
+  }
+  Index index = Index::open(dir.str("index"));
+  ASSERT_EQ(InternalAccess::reader(index).segments().size(), 3u);
+  for (const char* q : {"-zzzzunknown", "the OR a OR places OR music", "places", "title:music"}) {
+    expect_collapse_matches_model(index, q, SearchOptions::Sort::kScore);
+    expect_collapse_matches_model(index, q, SearchOptions::Sort::kDocId);
+  }
+  EXPECT_LT(index.search("-zzzzunknown", {.collapse = true}).collapsed_hits, index.doc_count());
+}
+
 TEST(NearDupes, AnIndexWithoutNearDupesCollapsesNothing) {
   test::TempDir dir;
   IndexWriterOptions options;
