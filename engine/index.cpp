@@ -106,6 +106,7 @@ void validate(const SearchOptions& o) {
                         "must be at most " + std::to_string(SearchOptions::kMaxSnippetChars));
   }
   if (o.time_budget.count() < 0) throw ArgumentError("SearchOptions::time_budget", "must not be negative");
+  if (o.threads == 0) throw ArgumentError("SearchOptions::threads", "must be at least 1");
 }
 
 // A flag already set stops the call before it starts.
@@ -196,6 +197,7 @@ Results Index::search(const Query& query, const SearchOptions& options) const {
                                                                 : SearchRequest::Order::kScore;
     request.total_hits_threshold = options.total_hits_threshold;
     request.collapse = options.collapse;
+    request.threads = options.threads;
     const QueryNode* root = InternalAccess::root(query);
     SearchResponse response = shared_->searcher.search(root, request);
     Results results;
@@ -229,7 +231,7 @@ uint64_t Index::count(const Query& query, const SearchOptions& options) const {
   return at_api_boundary(shared_->dir, [&] {
     validate(options);
     Interrupt interrupt = interrupt_of(options);
-    return shared_->searcher.count(InternalAccess::root(query), &interrupt);
+    return shared_->searcher.count(InternalAccess::root(query), &interrupt, options.threads);
   });
 }
 
@@ -238,7 +240,7 @@ std::vector<DocId> Index::matching_docs(const Query& query, const SearchOptions&
     validate(options);
     Interrupt interrupt = interrupt_of(options);
     std::vector<DocId> out;
-    shared_->searcher.matching_docs(InternalAccess::root(query), out, &interrupt);
+    shared_->searcher.matching_docs(InternalAccess::root(query), out, &interrupt, options.threads);
     return out;
   });
 }

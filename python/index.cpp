@@ -205,9 +205,10 @@ void bind_index(py::module_& m) {
       .def("search",
            [](const fts::Index& index, py::handle q, long long limit, long long offset, const std::string& sort,
               bool stored_fields, long long snippet_chars, py::handle budget, std::optional<uint64_t> total_hits_threshold,
-              const std::shared_ptr<CancelToken>& cancel, bool collapse) {
+              const std::shared_ptr<CancelToken>& cancel, bool collapse, unsigned threads) {
              const QueryArg query = query_arg(q);
              fts::SearchOptions o = limits(budget, cancel);
+             o.threads = threads;
              o.limit = non_negative("limit", limit);
              o.offset = non_negative("offset", offset);
              o.sort = sort_of(sort);
@@ -224,33 +225,38 @@ void bind_index(py::module_& m) {
            py::arg("sort") = "score", py::arg("stored_fields") = defaults.stored_fields,
            py::arg("snippet_chars") = defaults.snippet_chars, py::arg("time_budget") = py::none(),
            py::arg("total_hits_threshold") = py::none(), py::arg("cancel") = py::none(),
-           py::arg("collapse") = defaults.collapse,
+           py::arg("collapse") = defaults.collapse, py::arg("threads") = 1,
            "Ranked hits of query (a str or a Query). sort: 'score' (BM25) or 'doc'. time_budget: seconds or a "
            "timedelta (TimeoutError past it). total_hits_threshold: count exactly up to this many hits, then "
            "total_hits is a lower bound (relation 'gte') and ranking skips docs that cannot make the top. "
-           "collapse: the best hit of each near-duplicate cluster only (Hit.duplicates, Results.collapsed_hits).")
+           "collapse: the best hit of each near-duplicate cluster only (Hit.duplicates, Results.collapsed_hits). "
+           "threads: segments searched at once.")
       .def("count",
-           [](const fts::Index& index, py::handle q, py::handle budget, const std::shared_ptr<CancelToken>& cancel) {
+           [](const fts::Index& index, py::handle q, py::handle budget, const std::shared_ptr<CancelToken>& cancel,
+              unsigned threads) {
              const QueryArg query = query_arg(q);
-             const fts::SearchOptions o = limits(budget, cancel);
+             fts::SearchOptions o = limits(budget, cancel);
+             o.threads = threads;
              return with_query(query.text_or_null(), [&] {
                py::gil_scoped_release nogil;
                return index.count(query.get(index), o);
              });
            },
            py::arg("query"), py::kw_only(), py::arg("time_budget") = py::none(), py::arg("cancel") = py::none(),
-           "The exact number of docs query matches.")
+           py::arg("threads") = 1, "The exact number of docs query matches. threads: segments searched at once.")
       .def("matching_docs",
-           [](const fts::Index& index, py::handle q, py::handle budget, const std::shared_ptr<CancelToken>& cancel) {
+           [](const fts::Index& index, py::handle q, py::handle budget, const std::shared_ptr<CancelToken>& cancel,
+              unsigned threads) {
              const QueryArg query = query_arg(q);
-             const fts::SearchOptions o = limits(budget, cancel);
+             fts::SearchOptions o = limits(budget, cancel);
+             o.threads = threads;
              return with_query(query.text_or_null(), [&] {
                py::gil_scoped_release nogil;
                return index.matching_docs(query.get(index), o);
              });
            },
            py::arg("query"), py::kw_only(), py::arg("time_budget") = py::none(), py::arg("cancel") = py::none(),
-           "Every doc id query matches, ascending.")
+           py::arg("threads") = 1, "Every doc id query matches, ascending. threads: segments searched at once.")
       .def("explain",
            [](const fts::Index& index, const std::string& query) {
              return to_str(with_query(&query, [&] {

@@ -24,6 +24,11 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   const double margin = 1.0 + 4e-7 * static_cast<double>(n + 8);
   std::vector<DocCursor::Bound> local(n);
   std::vector<float> prefix(n);  // prefix[i]: bound of the clauses 0..i together in the window
+  // The candidate's score per clause (0 where it is not), summed in clause
+  // order once every clause is known: pruning adds them in an order that
+  // depends on the threshold, which a segment searched on its own (or after
+  // others) reaches differently, and a float sum depends on its order.
+  std::vector<float> part(n);
 
   float threshold = -std::numeric_limits<float>::infinity();
   auto raise_threshold = [&] {
@@ -82,7 +87,8 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
       float score = 0;
       for (size_t i = essential; i < n; ++i) {
         DocCursor* c = cs[i].cursor;
-        if (c->doc() == d) score += c->score();
+        part[i] = c->doc() == d ? c->score() : 0.0f;
+        score += part[i];
       }
       bool dropped = false;
       for (size_t i = essential; i-- > 0;) {
@@ -92,9 +98,14 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
         }
         DocCursor* c = cs[i].cursor;
         if (c->doc() < d) c->advance(d);
-        if (c->doc() == d) score += c->score();
+        part[i] = c->doc() == d ? c->score() : 0.0f;
+        score += part[i];
       }
-      if (!dropped) top.push(score, segment.global(d));
+      if (!dropped) {
+        score = 0;
+        for (float p : part) score += p;
+        top.push(score, segment.global(d));
+      }
       interrupt.tick();
       for (size_t i = essential; i < n; ++i) {
         DocCursor* c = cs[i].cursor;

@@ -309,6 +309,7 @@ PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, b
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {
+  std::lock_guard lock(text_mutex_);
   auto it = text_.find(&node);
   if (it == text_.end()) it = text_.emplace(&node, node.to_string()).first;
   return it->second;

@@ -1,6 +1,7 @@
 #include "query/searcher.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "query/collapse.h"
@@ -9,6 +10,7 @@
 #include "query/max_score.h"
 #include "query/planner.h"
 #include "query/top_k.h"
+#include "util/parallel_for.h"
 
 namespace fts {
 
@@ -85,6 +87,32 @@ std::unique_ptr<DocCursor> plan_live(const PreparedQuery& query, const IndexRead
   return std::make_unique<LiveDocsCursor>(std::move(cursor), *segment.live);
 }
 
+using PerSegment = std::function<void(const IndexReader::Segment&, TopK&, HitCount&, Interrupt&)>;
+
+// Runs per_segment over every segment into top and count: in order on the
+// calling thread, or with threads > 1 on several at once, each segment into
+// a TopK, count and interrupt of its own, merged after. A segment then
+// prunes without the others' best scores (more work, the same hits), and
+// counts exactly up to a total-hits threshold of its own.
+void over_segments(const IndexReader& index, unsigned threads, size_t wanted, TopK& top, HitCount& count,
+                   Interrupt& interrupt, const PerSegment& per_segment) {
+  const auto& segments = index.segments();
+  if (threads <= 1 || segments.size() <= 1) {
+    for (const auto& segment : segments) per_segment(segment, top, count, interrupt);
+    return;
+  }
+  std::vector<TopK> tops(segments.size(), TopK(wanted));
+  std::vector<HitCount> counts(segments.size());
+  std::vector<Interrupt> interrupts(segments.size(), interrupt);
+  parallel_for(segments.size(), threads,
+               [&](size_t i) { per_segment(segments[i], tops[i], counts[i], interrupts[i]); });
+  for (size_t i = 0; i < segments.size(); ++i) {
+    for (const ScoredDoc& hit : tops[i].take_sorted()) top.push(hit.score, hit.doc);
+    count.hits += counts[i].hits;
+    count.exact = count.exact && counts[i].exact;
+  }
+}
+
 }  // namespace
 
 SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& request) const {
@@ -94,7 +122,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                             ? std::numeric_limits<size_t>::max()
                             : request.limit + request.offset;
   if (!request.collapse && (request.limit == 0 || (request.order == SearchRequest::Order::kDocId && wanted == 0))) {
-    response.total_hits = count(query, request.interrupt);
+    response.total_hits = count(query, request.interrupt, request.threads);
     return response;
   }
   PreparedQuery prepared(*query, *index_, true);
@@ -140,27 +168,33 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                                          [](const IndexReader::Segment& s) { return s.live != nullptr; });
     const bool separate_count =
         !wide && (free_count || (request.total_hits_threshold == kExactHitCount && width > 0));
+    HitCount count;
     if (!wide && (request.total_hits_threshold != kExactHitCount || separate_count)) {
-      HitCount count;
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
-      for (const auto& segment : index_->segments()) {
-        SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, options);
-        if (segment.live) {
-          for (auto& c : planned.clauses) c = std::make_unique<LiveDocsCursor>(std::move(c), *segment.live);
-        }
-        collect_max_score(planned.clauses, planned.excluded.get(), segment, top, count_exactly, count, interrupt);
-      }
-      response.total_hits = separate_count ? this->count(query, request.interrupt) : count.hits;
+      over_segments(*index_, request.threads, wanted, top, count, interrupt,
+                    [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
+                      SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, options);
+                      if (segment.live) {
+                        for (auto& c : planned.clauses) {
+                          c = std::make_unique<LiveDocsCursor>(std::move(c), *segment.live);
+                        }
+                      }
+                      collect_max_score(planned.clauses, planned.excluded.get(), segment, into, count_exactly,
+                                        counted, ticks);
+                    });
+      response.total_hits = separate_count ? this->count(query, request.interrupt, request.threads) : count.hits;
       response.total_hits_exact = separate_count || count.exact;
     } else {
-      for (const auto& segment : index_->segments()) {
-        auto cursor = plan_live(prepared, segment, options);
-        for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-          ++response.total_hits;
-          top.push(cursor->score(), segment.global(d));
-          interrupt.tick();
-        }
-      }
+      over_segments(*index_, request.threads, wanted, top, count, interrupt,
+                    [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
+                      auto cursor = plan_live(prepared, segment, options);
+                      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+                        ++counted.hits;
+                        into.push(cursor->score(), segment.global(d));
+                        ticks.tick();
+                      }
+                    });
+      response.total_hits = count.hits;
     }
     hits = top.take_sorted();
   } else {
@@ -196,33 +230,56 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
   return response;
 }
 
-uint64_t Searcher::count(const QueryNode* query, Interrupt* interrupt) const {
+uint64_t Searcher::count(const QueryNode* query, Interrupt* interrupt, unsigned threads) const {
   if (!query) return 0;
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
+  const auto& segments = index_->segments();
+  std::vector<uint64_t> counts(segments.size());
+  std::vector<Interrupt> interrupts;
+  if (interrupt && threads > 1) interrupts.assign(segments.size(), *interrupt);
+  parallel_for(segments.size(), threads, [&](size_t i) {
+    Interrupt* ticks = interrupts.empty() ? interrupt : &interrupts[i];
+    counts[i] = count_rest(*plan_live(prepared, segments[i], options), ticks);
+  });
   uint64_t total = 0;
-  for (const auto& segment : index_->segments()) {
-    total += count_rest(*plan_live(prepared, segment, options), interrupt);
-  }
+  for (uint64_t n : counts) total += n;
   return total;
 }
 
-void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt) const {
+void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt,
+                             unsigned threads) const {
   out.clear();
   if (!query) return;
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
-  for (const auto& segment : index_->segments()) {
+  const auto& segments = index_->segments();
+  auto collect = [&](const IndexReader::Segment& segment, std::vector<DocId>& into, Interrupt* ticks) {
     auto cursor = plan_live(prepared, segment, options);
-    if (!segment.ids && (!interrupt || !interrupt->armed() || cursor->cost() <= kUninterruptedCost)) {
-      cursor->collect_remaining(out, segment.base);
-      continue;
+    if (!segment.ids && (!ticks || !ticks->armed() || cursor->cost() <= kUninterruptedCost)) {
+      cursor->collect_remaining(into, segment.base);
+      return;
     }
     for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-      out.push_back(segment.global(d));
-      if (interrupt) interrupt->tick();
+      into.push_back(segment.global(d));
+      if (ticks) ticks->tick();
     }
+  };
+  if (threads <= 1 || segments.size() <= 1) {
+    for (const auto& segment : segments) collect(segment, out, interrupt);
+    return;
   }
+  // Each segment's ids apart, then joined: segments hold ascending ranges.
+  std::vector<std::vector<DocId>> parts(segments.size());
+  std::vector<Interrupt> interrupts;
+  if (interrupt) interrupts.assign(segments.size(), *interrupt);
+  parallel_for(segments.size(), threads, [&](size_t i) {
+    collect(segments[i], parts[i], interrupts.empty() ? nullptr : &interrupts[i]);
+  });
+  size_t total = 0;
+  for (const auto& p : parts) total += p.size();
+  out.reserve(total);
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
 }
 
 std::string Searcher::explain(const QueryNode* query) const {

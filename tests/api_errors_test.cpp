@@ -249,6 +249,20 @@ TEST(ApiErrors, RefusedOptionsAreArgumentErrors) {
     EXPECT_EQ(e.where(), "IndexWriterOptions::ram_mb");
   }
   EXPECT_THROW(fts::IndexWriter(dir.str(), {.threads = 0}), fts::ArgumentError);
+  {
+    fts::IndexWriter writer(dir.str());
+    writer.add({.title = "cat"});
+    writer.commit();
+  }
+  fts::Index index = fts::Index::open(dir.str());
+  try {
+    index.search("cat", {.threads = 0});
+    FAIL();
+  } catch (const fts::ArgumentError& e) {
+    EXPECT_EQ(e.where(), "SearchOptions::threads");
+  }
+  EXPECT_THROW(index.count("cat", {.threads = 0}), fts::ArgumentError);
+  EXPECT_EQ(index.count("cat", {.threads = 4}), 1u);
 }
 
 TEST(ApiErrors, UnreadableStopwordFileIsAnIoError) {

@@ -167,19 +167,22 @@ inline std::string random_query_text(std::mt19937& rng, Corpus& corpus, int dept
 
 // Searcher results for query against the brute force; returns false (after
 // recording failures) on the first mismatch so one bug does not flood.
-inline bool check_query(const Searcher& searcher, const BruteForce& brute, const QueryNode* query, std::mt19937& rng) {
+// threads: segments searched at once.
+inline bool check_query(const Searcher& searcher, const BruteForce& brute, const QueryNode* query, std::mt19937& rng,
+                        unsigned threads = 1) {
   const std::string text = query_to_string(query);
   BruteForce::Result truth = query ? brute.evaluate(*query) : BruteForce::Result{};
   std::vector<DocId> expected;
   for (DocId d = 0; d < truth.match.size(); ++d)
     if (truth.match[d]) expected.push_back(d);
   std::vector<DocId> got;
-  searcher.matching_docs(query, got);
+  searcher.matching_docs(query, got, nullptr, threads);
   EXPECT_EQ(got, expected) << text;
   if (got != expected) return false;
-  EXPECT_EQ(searcher.count(query), expected.size()) << text;
+  EXPECT_EQ(searcher.count(query, nullptr, threads), expected.size()) << text;
 
   SearchRequest request;
+  request.threads = threads;
   request.limit = 1 + rng() % 12;
   request.offset = rng() % 3 == 0 ? rng() % 6 : 0;
   std::vector<ScoredDoc> ranked = BruteForce::rank(truth);

@@ -83,6 +83,36 @@ TEST(SearcherConcurrencyTest, FourThreadsSeeSingleThreadedResults) {
   for (auto& th : threads) th.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
   EXPECT_GT(searcher.cache_stats().hits, 0u);
+
+  // Each call's segments searched on 3 threads, from two threads at once
+  // (the pool is shared): the same answers, scores to the bit (each
+  // segment then prunes from a threshold of its own).
+  std::vector<int> parallel_failures(2, 0);
+  threads.clear();
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<DocId> docs;
+      SearchRequest request;
+      request.threads = 3;
+      for (int round = 0; round < 10; ++round) {
+        for (size_t q = 0; q < queries.size(); ++q) {
+          searcher.matching_docs(queries[q].get(), docs, nullptr, 3);
+          if (docs != expected[q].docs) ++parallel_failures[t];
+          if (searcher.count(queries[q].get(), nullptr, 3) != expected[q].docs.size()) ++parallel_failures[t];
+          SearchResponse r = searcher.search(queries[q].get(), request);
+          if (r.total_hits != expected[q].top.total_hits || r.hits.size() != expected[q].top.hits.size()) {
+            ++parallel_failures[t];
+            continue;
+          }
+          for (size_t h = 0; h < r.hits.size(); ++h)
+            if (r.hits[h].doc != expected[q].top.hits[h].doc || r.hits[h].score != expected[q].top.hits[h].score)
+              ++parallel_failures[t];
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 2; ++t) EXPECT_EQ(parallel_failures[t], 0) << "thread " << t << ", 3 threads per call";
 }
 
 }  // namespace

@@ -54,9 +54,10 @@ std::vector<std::string> read_queries(const std::string& path) {
 enum class Mode { kCount, kTop10, kTop10Fast };
 
 // Runs one query once; fills hits and ids.
-void execute(const Index& index, BenchQuery& q, Mode mode, bool collapse) {
+void execute(const Index& index, BenchQuery& q, Mode mode, bool collapse, unsigned threads) {
+  SearchOptions options;
+  options.threads = threads;
   if (mode != Mode::kCount) {
-    SearchOptions options;
     options.limit = 10;
     options.stored_fields = false;
     options.collapse = collapse;
@@ -70,7 +71,7 @@ void execute(const Index& index, BenchQuery& q, Mode mode, bool collapse) {
     q.ids.clear();
     for (const Hit& h : r.hits) q.ids.push_back(h.doc);
   } else {
-    q.ids = index.matching_docs(*q.query);
+    q.ids = index.matching_docs(*q.query, options);
     q.hits = q.ids.size();
   }
 }
@@ -98,12 +99,14 @@ int main(int argc, char** argv) {
       "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
       "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
       "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)")(
-      "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)");
+      "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)")(
+      "threads", po::value<unsigned>()->default_value(1), "segments searched at once per query");
   std::string dir, file, mode;
   int reps = 10, warmup = 1;
   double warmup_s = 2;
   size_t cache_mb = 0;
   bool collapse = false;
+  unsigned threads = 1;
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, named), vm);
@@ -122,9 +125,11 @@ int main(int argc, char** argv) {
     cache_mb = vm["cache-mb"].as<size_t>();
     collapse = vm.count("collapse") > 0;
     if (collapse && mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
+    threads = vm["threads"].as<unsigned>();
     if (mode != "count" && mode != "top10" && mode != "top10-fast")
       throw po::error("--mode takes count, top10 or top10-fast");
     if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
+    if (threads < 1) throw po::error("--threads must be at least 1");
   } catch (const po::error& e) {
     cli::print_error(kTool, e.what());
     return cli::kUsageError;
@@ -149,7 +154,7 @@ int main(int argc, char** argv) {
     double start = cli::now_seconds();
     while (passes < warmup || cli::now_seconds() - start < warmup_s) {
       for (auto& q : queries) {
-        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse);
+        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse, threads);
       }
       ++passes;
       if (queries.empty()) break;
@@ -177,7 +182,7 @@ int main(int argc, char** argv) {
       if (!q.query->matches_nothing()) {
         for (int r = 0; r < reps; ++r) {
           double t0 = cli::now_seconds();
-          execute(index, q, run_mode, collapse);
+          execute(index, q, run_mode, collapse, threads);
           q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
         }
         latency = median(q.latencies_us);

@@ -1,5 +1,5 @@
 // fts-search: answer queries over an index.
-//   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--total-hits N|exact] [--count] [--json]
+//   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--total-hits N|exact] [--threads N] [--count] [--json]
 //              [--collapse] [--explain] [--stats] [QUERY]
 // --collapse keeps the best hit of each near-duplicate cluster ("+N similar"
 // beside it) and counts the hits left after collapsing.
@@ -110,7 +110,7 @@ int answer(const Index& index, const std::string& query, const Settings& s) {
       counting.limit = 0;
       r = index.search(q, counting);
     } else if (s.count) {
-      r.total_hits = index.count(q);
+      r.total_hits = index.count(q, s.search);
     } else {
       r = index.search(q, s.search);
     }
@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
       "sort", po::value<std::string>()->default_value("score"), "score or doc")(
       "total-hits", po::value<std::string>()->default_value("1000"),
       "count hits exactly up to N, then a lower bound (N+ hits) and a faster ranking; exact: always exact")(
+      "threads", po::value<unsigned>()->default_value(1), "segments searched at once")(
       "count", "print only the number of hits")("json", "one JSON document per query")(
       "collapse", "keep the best hit of each near-duplicate cluster")("explain", "print the query plan")("stats", "print filter-cache statistics");
   Settings s;
@@ -198,6 +199,8 @@ int main(int argc, char** argv) {
         throw po::error("--total-hits takes a number or exact, not '" + total + "'");
       s.search.total_hits_threshold = n;
     }
+    s.search.threads = vm["threads"].as<unsigned>();
+    if (s.search.threads == 0) throw po::error("--threads must be at least 1");
     s.count = vm.count("count");
     s.search.collapse = vm.count("collapse") > 0;
     s.json = vm.count("json");

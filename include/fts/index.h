@@ -51,6 +51,13 @@ struct SearchOptions {
   // both counts are exact, whatever total_hits_threshold says. An index
   // built without near-duplicates collapses nothing.
   bool collapse = false;
+  // Segments searched at once by search(), count() and matching_docs(), on
+  // this many threads:
+  // the calling one and those of a pool the process shares (a thread per
+  // core). An index of several segments or shards gains; one segment is
+  // searched on one thread. Under a total-hits threshold each segment
+  // counts exactly up to it, so a lower-bound total can differ.
+  unsigned threads = 1;
 };
 
 // A span of Hit::snippet to mark as a match (byte offsets).

@@ -196,6 +196,24 @@ def answers(index, query):
     return r.total_hits, [(h.doc, h.score, h.title, h.snippet) for h in r], index.count(query)
 
 
+def test_segments_searched_at_once_answer_as_one_thread(tmp_path):
+    words = "cat dog red fish blue moon tree lake river town".split()
+    rng = random.Random(2)
+    d = str(tmp_path / "index")
+    with fts.IndexWriter(d, merge=False, max_segment_docs=500) as writer:
+        for i in range(3000):
+            writer.add(title=rng.choice(words), url=f"u{i}", abstract=" ".join(rng.choices(words, k=8)))
+    index = fts.Index(d)
+    for q in ["cat", "cat dog", "cat OR dog", '"red fish"', "moon -lake", "-tree"]:
+        one, three = index.search(q, limit=15), index.search(q, limit=15, threads=3)
+        assert [(h.doc, h.score) for h in three] == [(h.doc, h.score) for h in one], q
+        assert three.total_hits == one.total_hits
+        assert index.count(q, threads=3) == index.count(q)
+        assert index.matching_docs(q, threads=3) == index.matching_docs(q)
+    with pytest.raises(fts.ArgumentError):
+        index.search("cat", threads=0)
+
+
 def test_threads_searching_at_once_answer_as_one_thread(index):
     work = QUERIES * 6
     serial = [answers(index, q) for q in work]

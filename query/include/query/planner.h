@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,7 +29,8 @@ namespace fts {
 
 // Query-wide state, computed once per search and shared by the segments'
 // plans: the rewritten tree, leaf weights (index-wide statistics) and the
-// canonical text of the nodes (cache key and explain label). One thread.
+// canonical text of the nodes (cache key and explain label). Segments may
+// be planned on several threads at once.
 class PreparedQuery {
  public:
   PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring);
@@ -48,6 +50,7 @@ class PreparedQuery {
   std::unique_ptr<QueryNode> root_;
   std::unordered_map<const QueryNode*, Bm25Weight> weights_;
   // Node-based: references stay valid as it grows (cursors keep views).
+  mutable std::mutex text_mutex_;
   mutable std::unordered_map<const QueryNode*, std::string> text_;
 };
 

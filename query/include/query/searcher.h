@@ -36,6 +36,8 @@ struct SearchRequest {
   // Keep the best hit of each near-duplicate cluster (query/collapse.h);
   // counts are then exact whatever the threshold.
   bool collapse = false;
+  // Segments searched at once (the caller's thread among them).
+  unsigned threads = 1;
 };
 
 struct SearchResponse {
@@ -65,9 +67,10 @@ class Searcher {
 
   // query may be null (a query that analyzed to nothing): no hits.
   SearchResponse search(const QueryNode* query, const SearchRequest& request) const;
-  uint64_t count(const QueryNode* query, Interrupt* interrupt = nullptr) const;
+  uint64_t count(const QueryNode* query, Interrupt* interrupt = nullptr, unsigned threads = 1) const;
   // All matching global doc ids, ascending.
-  void matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt = nullptr) const;
+  void matching_docs(const QueryNode* query, std::vector<DocId>& out, Interrupt* interrupt = nullptr,
+                     unsigned threads = 1) const;
   // The plan: one line per cursor with its cost and cache use.
   std::string explain(const QueryNode* query) const;
   CacheStats cache_stats() const;
