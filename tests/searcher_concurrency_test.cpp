@@ -1,6 +1,7 @@
 // One Searcher, four threads: every thread's results equal the
 // single-threaded ones (per-call cursor trees; only the cache is shared, and
-// it is hit and filled concurrently here).
+// it is hit and filled concurrently here); and two threads whose calls each
+// search the segments on three.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -57,62 +58,44 @@ TEST(SearcherConcurrencyTest, FourThreadsSeeSingleThreadedResults) {
       expected.push_back(std::move(e));
     }
   }
-  std::vector<int> failures(4, 0);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      std::vector<DocId> docs;
-      for (int round = 0; round < 30; ++round) {
-        for (size_t i = 0; i < queries.size(); ++i) {
-          size_t q = (i + static_cast<size_t>(t) * 3) % queries.size();
-          searcher.matching_docs(queries[q].get(), docs);
-          if (docs != expected[q].docs) ++failures[t];
-          if (searcher.count(queries[q].get()) != expected[q].docs.size()) ++failures[t];
-          SearchResponse r = searcher.search(queries[q].get(), {});
-          if (r.total_hits != expected[q].top.total_hits || r.hits.size() != expected[q].top.hits.size()) {
-            ++failures[t];
-            continue;
+  // Mismatches of one call of each kind for query q, its segments searched
+  // on per_call threads.
+  auto mismatches = [&](size_t q, unsigned per_call, std::vector<DocId>& docs) {
+    int wrong = 0;
+    searcher.matching_docs(queries[q].get(), docs, nullptr, per_call);
+    wrong += docs != expected[q].docs;
+    wrong += searcher.count(queries[q].get(), nullptr, per_call) != expected[q].docs.size();
+    SearchRequest request;
+    request.threads = per_call;
+    SearchResponse r = searcher.search(queries[q].get(), request);
+    if (r.total_hits != expected[q].top.total_hits || r.hits.size() != expected[q].top.hits.size()) return wrong + 1;
+    for (size_t h = 0; h < r.hits.size(); ++h)
+      wrong += r.hits[h].doc != expected[q].top.hits[h].doc || r.hits[h].score != expected[q].top.hits[h].score;
+    return wrong;
+  };
+  // Calls on `callers` threads at once, each call's segments on per_call.
+  auto run = [&](int callers, unsigned per_call, int rounds) {
+    std::vector<int> failures(static_cast<size_t>(callers), 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < callers; ++t) {
+      threads.emplace_back([&, t] {
+        std::vector<DocId> docs;
+        for (int round = 0; round < rounds; ++round) {
+          for (size_t i = 0; i < queries.size(); ++i) {
+            failures[t] += mismatches((i + static_cast<size_t>(t) * 3) % queries.size(), per_call, docs);
           }
-          for (size_t h = 0; h < r.hits.size(); ++h)
-            if (r.hits[h].doc != expected[q].top.hits[h].doc || r.hits[h].score != expected[q].top.hits[h].score)
-              ++failures[t];
         }
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+      });
+    }
+    for (auto& th : threads) th.join();
+    for (int t = 0; t < callers; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t << ", " << per_call << " per call";
+  };
+  run(4, 1, 30);
   EXPECT_GT(searcher.cache_stats().hits, 0u);
-
-  // Each call's segments searched on 3 threads, from two threads at once
-  // (the pool is shared): the same answers, scores to the bit (each
-  // segment then prunes from a threshold of its own).
-  std::vector<int> parallel_failures(2, 0);
-  threads.clear();
-  for (int t = 0; t < 2; ++t) {
-    threads.emplace_back([&, t] {
-      std::vector<DocId> docs;
-      SearchRequest request;
-      request.threads = 3;
-      for (int round = 0; round < 10; ++round) {
-        for (size_t q = 0; q < queries.size(); ++q) {
-          searcher.matching_docs(queries[q].get(), docs, nullptr, 3);
-          if (docs != expected[q].docs) ++parallel_failures[t];
-          if (searcher.count(queries[q].get(), nullptr, 3) != expected[q].docs.size()) ++parallel_failures[t];
-          SearchResponse r = searcher.search(queries[q].get(), request);
-          if (r.total_hits != expected[q].top.total_hits || r.hits.size() != expected[q].top.hits.size()) {
-            ++parallel_failures[t];
-            continue;
-          }
-          for (size_t h = 0; h < r.hits.size(); ++h)
-            if (r.hits[h].doc != expected[q].top.hits[h].doc || r.hits[h].score != expected[q].top.hits[h].score)
-              ++parallel_failures[t];
-        }
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 2; ++t) EXPECT_EQ(parallel_failures[t], 0) << "thread " << t << ", 3 threads per call";
+  // Each call's segments on 3 threads of the shared pool, from two threads
+  // at once: the same answers, scores to the bit (each segment then prunes
+  // from a threshold of its own).
+  run(2, 3, 10);
 }
 
 }  // namespace
