@@ -39,9 +39,10 @@ struct IndexWriterOptions {
   // For a new or replaced index; a writer appending to an index analyzes
   // with that index's stopwords.
   Stopwords stopwords = Stopwords::defaults();
-  // Threads that analyze and invert, each into segments of its own that the
-  // commit merges; any count gives the same index. 1: the thread calling
-  // add() does it all.
+  // Threads that build: 1, the thread calling add() does it all; 2, it
+  // analyzes while another inverts; more, as many workers analyze and
+  // invert chunks into segments of their own, which the commit merges. Any
+  // count gives the same index.
   unsigned threads = 2;
   // Also flush a segment after this many docs (0: only the RAM budget);
   // tests use it to get many segments from a small corpus.

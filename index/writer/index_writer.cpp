@@ -34,15 +34,45 @@ namespace fts {
 namespace {
 
 constexpr size_t kMinRamMb = 16;
+constexpr size_t kAnalyzedChunkBytes = 256 << 10;
 
 // Documents given to add(), in id order, inverted whole by one worker into
 // segments of its own. A chunk's docs have consecutive ids, so every
 // segment does too, whichever worker builds it and in whatever order the
 // workers finish.
+// Analyzed docs: their terms back to back in pool, ends[i] where term i
+// ends, and per doc its title's then its abstract's term count.
+struct AnalyzedTerms {
+  std::string pool;
+  std::vector<uint32_t> ends, counts;
+
+  void add(Analyzer& words, const Document& doc) {
+    auto emit = [&](std::string_view term) {
+      pool.append(term);
+      ends.push_back(static_cast<uint32_t>(pool.size()));
+    };
+    const size_t before = ends.size();
+    words.for_each_term(doc.title, emit);
+    counts.push_back(static_cast<uint32_t>(ends.size() - before));
+    words.for_each_term(doc.abstract, emit);
+    counts.push_back(static_cast<uint32_t>(ends.size() - before) - counts.back());
+  }
+  std::string_view term(size_t i) const {
+    const uint32_t start = i == 0 ? 0 : ends[i - 1];
+    return {pool.data() + start, ends[i] - start};
+  }
+  void clear() {
+    pool.clear();
+    ends.clear();
+    counts.clear();
+  }
+};
+
 struct Chunk {
   DocId base = 0;
   std::vector<Document> docs;
-  size_t bytes = 0;  // of the docs' fields
+  size_t bytes = 0;     // of the docs' fields
+  AnalyzedTerms terms;  // when the adding thread analyzed them
 };
 
 // What a worker keeps between chunks: its analyzer (and the analyzer's
@@ -53,9 +83,7 @@ struct Worker {
   Analyzer words;
   std::unique_ptr<SegmentWriter> segment;
   DocId segment_base = 0;
-  // The doc's terms back to back in pool; ends[i] is where term i ends.
-  std::string pool;
-  std::vector<uint32_t> ends;
+  AnalyzedTerms scratch;  // one doc's terms, when the chunk comes unanalyzed
   AnalyzedDoc doc;
 };
 
@@ -132,8 +160,16 @@ struct FTS_LOCAL IndexWriter::Impl {
   std::vector<std::pair<IndexWriterAccess::DocSelector, DocId>> selectors;   // (select, bound)
   size_t forced_max_segments = 0;                         // 0: none
 
-  // Inverting: options.threads workers, each analyzing and inverting whole
-  // chunks; with one, the adding thread inverts them itself.
+  // How the threads share the work. One: the adding thread does it all.
+  // Two: it analyzes each doc as it is added while one worker inverts the
+  // chunks, in order, into one segment at a time; analysis and inversion
+  // are about even halves, and a dump that fits the budget leaves one
+  // segment and nothing to merge. More: each of `threads` workers analyzes
+  // and inverts whole chunks into segments of its own, which the commit
+  // merges (the build then scales past two cores; the merge does not).
+  unsigned inverters() const { return options.threads == 2 ? 1 : options.threads; }
+  bool analyze_on_add() const { return options.threads == 2; }
+  std::unique_ptr<Analyzer> adding_words;  // when analyze_on_add()
   Chunk filling;
   std::vector<SegmentInfo> flushed;  // in the order workers finish them
   std::atomic<uint64_t> next_segment = 0;
@@ -179,11 +215,13 @@ struct FTS_LOCAL IndexWriter::Impl {
 
   // Below 16 MB segments get too small to be worth their files.
   size_t budget_bytes() const { return std::max<size_t>(options.ram_mb, kMinRamMb) << 20; }
-  // Each worker's inverter gets an equal share of the budget. A chunk of an
-  // eighth share of text keeps the workers evenly loaded to the end of a
-  // build; inverted, abstracts take about as much memory as their text.
-  size_t worker_budget() const { return budget_bytes() / options.threads; }
-  size_t chunk_bytes() const { return worker_budget() / 8; }
+  // Each inverter gets an equal share of the budget. A chunk of an eighth
+  // share of text keeps several workers evenly loaded to the end of a
+  // build (inverted, abstracts take about as much memory as their text);
+  // analyzed on the adding thread, a chunk is small so that the inverter
+  // starts at once and the two stay in step.
+  size_t worker_budget() const { return budget_bytes() / inverters(); }
+  size_t chunk_bytes() const { return analyze_on_add() ? kAnalyzedChunkBytes : worker_budget() / 8; }
 
   void finish_segment(Worker& w) {
     if (!w.segment) return;
@@ -199,24 +237,29 @@ struct FTS_LOCAL IndexWriter::Impl {
   // outgrows the worker's budget or max_segment_docs.
   void invert(Chunk& chunk, Worker& w) {
     if (w.segment && w.segment_base + w.segment->doc_count() != chunk.base) finish_segment(w);
-    auto emit = [&](std::string_view term) {
-      w.pool.append(term);
-      w.ends.push_back(static_cast<uint32_t>(w.pool.size()));
-    };
     AnalyzedDoc& ad = w.doc;
+    const bool analyzed = !chunk.terms.counts.empty();
+    size_t next_term = 0;  // the doc's first term in chunk.terms
     for (size_t i = 0; i < chunk.docs.size(); ++i) {
       Document& doc = chunk.docs[i];
-      w.pool.clear();
-      w.ends.clear();
-      w.words.for_each_term(doc.title, emit);
-      const size_t title_terms = w.ends.size();
-      w.words.for_each_term(doc.abstract, emit);
+      const AnalyzedTerms* terms = &chunk.terms;
+      size_t first = next_term, title_count = 0, abstract_count = 0;
+      if (analyzed) {
+        title_count = chunk.terms.counts[2 * i];
+        abstract_count = chunk.terms.counts[2 * i + 1];
+        next_term += title_count + abstract_count;
+      } else {
+        w.scratch.clear();
+        w.scratch.add(w.words, doc);
+        terms = &w.scratch;
+        first = 0;
+        title_count = w.scratch.counts[0];
+        abstract_count = w.scratch.counts[1];
+      }
       ad.title_terms.clear();
       ad.abstract_terms.clear();
-      for (size_t t = 0; t < w.ends.size(); ++t) {
-        uint32_t start = t == 0 ? 0 : w.ends[t - 1];
-        (t < title_terms ? ad.title_terms : ad.abstract_terms).emplace_back(w.pool.data() + start, w.ends[t] - start);
-      }
+      for (size_t t = 0; t < title_count; ++t) ad.title_terms.push_back(terms->term(first + t));
+      for (size_t t = 0; t < abstract_count; ++t) ad.abstract_terms.push_back(terms->term(first + title_count + t));
       ad.title = std::move(doc.title);
       ad.url = std::move(doc.url);
       ad.abstract = std::move(doc.abstract);
@@ -266,7 +309,8 @@ struct FTS_LOCAL IndexWriter::Impl {
       inline_worker = std::make_unique<Worker>(stopwords);
       return;
     }
-    for (unsigned t = 0; t < options.threads; ++t) threads.emplace_back([this] { run_worker(); });
+    if (analyze_on_add() && !adding_words) adding_words = std::make_unique<Analyzer>(stopwords);
+    for (unsigned t = 0; t < inverters(); ++t) threads.emplace_back([this] { run_worker(); });
   }
 
   void submit() {
@@ -305,6 +349,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   DocId add(Document&& doc) {
     if (next_id >= kNoMoreDocs - 1) throw IndexError(dir, "too many documents for one index");
     filling.bytes += doc.title.size() + doc.url.size() + doc.abstract.size();
+    if (adding_words) filling.terms.add(*adding_words, doc);
     filling.docs.push_back(std::move(doc));
     ++docs_added;
     ++added_since_commit;
