@@ -291,7 +291,7 @@ class SegmentPlanner {
     uint64_t total_cost = 0;
     for (const auto& p : parts) total_cost += p->cost();
     if (exhaustive && prefer_bitset_or(parts.size(), total_cost, segment_.doc_count(), scoring)) {
-      return std::make_unique<BitsetOrCursor>(std::move(parts), segment_.doc_count(), scoring);
+      return std::make_unique<BitsetOrCursor>(std::move(parts), segment_.doc_count(), scoring, segment_.name());
     }
     return std::make_unique<OrCursor>(std::move(parts));
   }

@@ -6,21 +6,29 @@
 
 #include <bit>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "fts/errors.h"
 #include "query/doc_cursor.h"
 
 namespace fts {
 
 class BitsetOrCursor final : public DocCursor {
  public:
-  BitsetOrCursor(std::vector<std::unique_ptr<DocCursor>> children, uint32_t doc_count, bool scoring)
+  // segment names the segment in the error a damaged posting raises.
+  BitsetOrCursor(std::vector<std::unique_ptr<DocCursor>> children, uint32_t doc_count, bool scoring,
+                 const std::string& segment = "segment")
       : words_((static_cast<size_t>(doc_count) + 63) / 64, 0) {
     if (scoring) scores_.assign(doc_count, 0.0f);
     for (auto& c : children) {
       work_ += c->work();
       if (scoring) max_score_ += c->max_score();
       for (DocId d = c->doc(); d != kNoMoreDocs; d = c->next()) {
+        // Damaged postings can name a doc the segment does not have.
+        if (d >= doc_count) {
+          throw IndexError(segment, "postings hold doc " + std::to_string(d) + " of " + std::to_string(doc_count));
+        }
         words_[d >> 6] |= uint64_t{1} << (d & 63);
         if (scoring) scores_[d] += c->score();
       }

@@ -43,6 +43,7 @@ class ClusterIds {
   ClusterIds() = default;
   ClusterIds(std::span<const uint8_t> payload, uint32_t doc_count, const std::string& path_for_errors);
   bool empty() const { return ids_.empty(); }
+  size_t size() const { return ids_.size(); }
   DocId operator[](DocId doc) const { return ids_[doc]; }
   unsigned distance() const { return distance_; }
 

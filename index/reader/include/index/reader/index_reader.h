@@ -35,8 +35,9 @@ class IndexReader {
     std::optional<DocId> local(DocId global) const;                 // of a global id, if held
     // The global id naming local's near-duplicate cluster: its own id in a
     // segment without cluster ids.
+    // A doc past the ids (damaged postings) stands alone.
     DocId cluster(DocId local) const {
-      return reader->cluster_ids().empty() ? global(local) : reader->cluster_ids()[local];
+      return local < reader->cluster_ids().size() ? reader->cluster_ids()[local] : global(local);
     }
   };
 
