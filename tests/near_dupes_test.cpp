@@ -362,6 +362,36 @@ TEST(NearDupes, CollapseAcrossSegmentsDeletesAndMerges) {
   }
 }
 
+TEST(NearDupes, OneCommitsSegmentsClusterAsOne) {
+  // Six segments flushed by one commit, families spread over all of them:
+  // the commit clusters their docs together, so the clusters are those of
+  // all the fingerprints at once, as a one-segment build has them.
+  std::mt19937 rng(11);
+  const std::vector<Document> docs = family_docs(rng, 12, 6);
+  test::TempDir dir;
+  const std::string path = dir.str("index");
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = 12;
+  options.dupe_distance = 6;
+  {
+    IndexWriter writer(path, options);
+    for (const auto& d : docs) writer.add(d);
+    writer.commit();
+  }
+  Index index = Index::open(path);
+  ASSERT_EQ(InternalAccess::reader(index).segments().size(), 6u);
+  const std::vector<ClusteredDoc> stored = clustered_docs(InternalAccess::reader(index), false, 0);
+  const std::vector<ClusteredDoc> fresh = clustered_docs(InternalAccess::reader(index), true, options.dupe_distance);
+  ASSERT_EQ(stored.size(), docs.size());
+  size_t across = 0;  // pairs of one cluster in two segments
+  for (size_t i = 0; i < stored.size(); ++i) {
+    EXPECT_EQ(stored[i].cluster, fresh[i].cluster) << stored[i].doc;
+    for (size_t j = i + 1; j < stored.size(); ++j) across += stored[i].cluster == stored[j].cluster && i / 12 != j / 12;
+  }
+  EXPECT_GT(across, 0u) << "the families should span segments";
+}
+
 // The sample in three segments at distance 8 (some 14 clusters): queries
 // matching hundreds of clusters grow the collector's table several times.
 TEST(NearDupes, CollapseOfTheSampleMatchesTheModel) {

@@ -25,17 +25,23 @@ void ClusterAssigner::assign(const std::string& dir, std::vector<IndexReader::Se
     }
   }
   std::unordered_set<std::string> live_names;
+  std::vector<IndexReader::Segment*> fresh;
+  std::vector<ClusteredSegment> others;
   for (IndexReader::Segment* s : segments) {
     live_names.insert(s->reader->name());
-    if (s->reader->fingerprints().empty() || !s->reader->cluster_ids().empty()) continue;
-    std::vector<ClusteredSegment> others;
-    for (const IndexReader::Segment* o : segments) {
-      if (o != s && !o->reader->cluster_ids().empty()) others.push_back({o, &table_of(*o, distance)});
+    if (!s->reader->cluster_ids().empty()) {
+      others.push_back({s, &table_of(*s, distance)});
+    } else if (!s->reader->fingerprints().empty()) {
+      fresh.push_back(s);
     }
+  }
+  const std::vector<std::vector<DocId>> ids = cluster_ids_of(fresh, others, distance);
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    IndexReader::Segment* s = fresh[i];
     // The reader's name is DIR/NAME (for messages); its files are DIR/NAME.*.
     const std::string& path = s->reader->name();
     const std::string name = path.substr(path.rfind('/') + 1);
-    write_cluster_ids(segment_file(dir, name, kClusterIdsExtension), cluster_ids_of(*s, others, distance), distance);
+    write_cluster_ids(segment_file(dir, name, kClusterIdsExtension), ids[i], distance);
     s->reader = SegmentReader::open(dir, name, !s->reader->bloom().empty(), s->reader->has_url_table(),
                                     NearDupeFiles::kClusters);
   }

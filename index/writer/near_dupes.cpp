@@ -70,30 +70,38 @@ std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprint
   return root;
 }
 
-std::vector<DocId> cluster_ids_of(const IndexReader::Segment& segment, std::span<const ClusteredSegment> others,
-                                  unsigned distance) {
-  const Fingerprints& fps = segment.reader->fingerprints();
-  const uint32_t n = segment.reader->doc_count();
-  // Deleted docs take no part: their fingerprints count as none.
-  std::vector<uint64_t> live(fps.values().begin(), fps.values().end());
-  for (DocId d = 0; d < n; ++d) {
-    if (!segment.is_live(d)) live[d] = kNoFingerprint;
+std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segment* const> fresh,
+                                               std::span<const ClusteredSegment> others, unsigned distance) {
+  // The new docs in id order, deleted ones without a fingerprint.
+  std::vector<uint64_t> live;
+  std::vector<DocId> id;  // per doc: its global id, then its cluster's
+  for (const IndexReader::Segment* segment : fresh) {
+    const Fingerprints& fps = segment->reader->fingerprints();
+    for (DocId d = 0; d < segment->reader->doc_count(); ++d) {
+      live.push_back(segment->is_live(d) ? fps[d] : kNoFingerprint);
+      id.push_back(segment->global(d));
+    }
   }
   const std::vector<uint32_t> root = cluster_fingerprints(live, distance);
   // A component's id: the smallest of its docs' global ids and of the ids of
   // the older clusters any of them is near.
-  std::vector<DocId> id(n);
-  for (DocId d = 0; d < n; ++d) id[d] = segment.global(d);
-  for (DocId d = 0; d < n; ++d) {
-    if (live[d] == kNoFingerprint) continue;
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (live[i] == kNoFingerprint) continue;
     for (const ClusteredSegment& other : others) {
-      other.table->for_each_near(live[d], [&](uint32_t c) {
-        if (other.segment->is_live(c)) id[root[d]] = std::min(id[root[d]], other.segment->cluster(c));
+      other.table->for_each_near(live[i], [&](uint32_t c) {
+        if (other.segment->is_live(c)) id[root[i]] = std::min(id[root[i]], other.segment->cluster(c));
       });
     }
   }
-  for (DocId d = 0; d < n; ++d) id[d] = id[root[d]];  // root[d] <= d: its id is final
-  return id;
+  for (size_t i = 0; i < id.size(); ++i) id[i] = id[root[i]];  // root[i] <= i: its id is final
+  std::vector<std::vector<DocId>> out;
+  size_t next = 0;
+  for (const IndexReader::Segment* segment : fresh) {
+    const size_t n = segment->reader->doc_count();
+    out.emplace_back(id.begin() + static_cast<std::ptrdiff_t>(next), id.begin() + static_cast<std::ptrdiff_t>(next + n));
+    next += n;
+  }
+  return out;
 }
 
 std::vector<ClusteredDoc> clustered_docs(const IndexReader& index, bool recluster, unsigned distance) {

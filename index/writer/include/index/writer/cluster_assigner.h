@@ -1,6 +1,8 @@
 // Gives a commit's new segments their near-duplicate cluster ids (NAME.dup):
-// each new segment's docs are clustered among themselves and looked up in
-// every other segment that has cluster ids (index/writer/near_dupes.h). The
+// their docs are clustered together, as one segment of them all would be,
+// and looked up in every segment that has cluster ids
+// (index/writer/near_dupes.h), rather than each new segment looked up in
+// the new ones before it (a build of many segments paid that per pair). The
 // tables of a segment's fingerprints are built in memory the first time a
 // lookup needs them and kept while the segment lives, so a writer that
 // commits often (a server) sorts each old segment's fingerprints once.
