@@ -271,7 +271,9 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
     info.has_dupes = true;
   }
   std::exception_ptr stored_error;
-  std::thread stored([&] {
+  // A jthread: joined however the postings end (one left running would
+  // terminate the process).
+  std::jthread stored([&] {
     try {
       FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
       DocStoreWriter docs(docs_file);
@@ -292,13 +294,6 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       stored_error = std::current_exception();
     }
   });
-  // Joined however the postings end: a thread left running would terminate.
-  struct Join {
-    std::thread& t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{stored};
 
   PostingsFiles files(dir, name);
   const DocLengths lengths(raw_lengths);
