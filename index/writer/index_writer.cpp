@@ -279,23 +279,30 @@ struct FTS_LOCAL IndexWriter::Impl {
     Worker w(stopwords);
     for (;;) {
       Chunk chunk;
+      bool failed = false;  // another worker did: the rest is dropped
       {
         std::unique_lock lk(mu);
         cv.wait(lk, [&] { return !queue.empty() || closing; });
         if (queue.empty()) break;
         chunk = std::move(queue.front());
         queue.pop_front();
+        failed = error != nullptr;
       }
       cv.notify_all();
       try {
-        if (!error) invert(chunk, w);
+        if (!failed) invert(chunk, w);
       } catch (...) {
         std::lock_guard lk(mu);
         error = std::current_exception();
       }
     }
+    bool finish = false;
+    {
+      std::lock_guard lk(mu);
+      finish = !error && finishing;
+    }
     try {
-      if (!error && finishing) finish_segment(w);
+      if (finish) finish_segment(w);
     } catch (...) {
       std::lock_guard lk(mu);
       error = std::current_exception();
