@@ -235,14 +235,17 @@ uint64_t Searcher::count(const QueryNode* query, Interrupt* interrupt, unsigned 
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   const auto& segments = index_->segments();
+  uint64_t total = 0;
+  if (threads <= 1 || segments.size() <= 1) {
+    for (const auto& segment : segments) total += count_rest(*plan_live(prepared, segment, options), interrupt);
+    return total;
+  }
   std::vector<uint64_t> counts(segments.size());
   std::vector<Interrupt> interrupts;
-  if (interrupt && threads > 1) interrupts.assign(segments.size(), *interrupt);
+  if (interrupt) interrupts.assign(segments.size(), *interrupt);
   parallel_for(segments.size(), threads, [&](size_t i) {
-    Interrupt* ticks = interrupts.empty() ? interrupt : &interrupts[i];
-    counts[i] = count_rest(*plan_live(prepared, segments[i], options), ticks);
+    counts[i] = count_rest(*plan_live(prepared, segments[i], options), interrupts.empty() ? nullptr : &interrupts[i]);
   });
-  uint64_t total = 0;
   for (uint64_t n : counts) total += n;
   return total;
 }
