@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   try {
     const Mode run_mode = mode == "count" ? Mode::kCount : mode == "top10" ? Mode::kTop10 : Mode::kTop10Fast;
     const bool top10 = run_mode != Mode::kCount;
+    const std::string mode_name = collapse ? mode + "+collapse" : mode;
     Index index = Index::open(dir, cache_mb << 20);
     std::vector<BenchQuery> queries;
     for (auto& text : read_queries(file)) {
@@ -166,7 +167,7 @@ int main(int argc, char** argv) {
       std::fwrite(line.data(), 1, line.size(), stdout);
     };
     for (auto& q : queries) {
-      cli::Json out = {{"engine", "fts"}, {"mode", collapse ? mode + "+collapse" : mode}, {"query", q.text}};
+      cli::Json out = {{"engine", "fts"}, {"mode", mode_name}, {"query", q.text}};
       if (!q.query) {
         ++errors;
         out["hits"] = nullptr;
@@ -205,7 +206,7 @@ int main(int argc, char** argv) {
     double total = 0;
     for (double m : medians) total += m;
     print({{"engine", "fts"},
-           {"mode", collapse ? mode + "+collapse" : mode},
+           {"mode", mode_name},
            {"queries", queries.size()},
            {"errors", errors},
            {"reps", reps},

@@ -21,6 +21,7 @@
 #include "common/cli.h"
 #include "fts_index_dupes.h"
 #include "engine/fts.h"
+#include "index/format/fingerprints.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
 
@@ -113,7 +114,9 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
   if (how == Ingest::kBuild) {
     options.near_dupes = !vm.count("no-near-dupes");
     options.dupe_distance = vm["dupe-distance"].as<unsigned>();
-    if (options.dupe_distance > 15) throw UsageError("--dupe-distance must be at most 15");
+    if (options.dupe_distance > kMaxDupeDistance) {
+      throw UsageError("--dupe-distance must be at most " + std::to_string(kMaxDupeDistance));
+    }
     try {
       options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
     } catch (const std::exception& e) {

@@ -72,7 +72,9 @@ int dupes(const std::vector<std::string>& args) {
   }
   const bool recluster = vm.count("distance") > 0;
   const unsigned distance = recluster ? vm["distance"].as<unsigned>() : 0;
-  if (distance > kMaxDupeDistance) throw cli::UsageError("--distance must be at most 15");
+  if (distance > kMaxDupeDistance) {
+    throw cli::UsageError("--distance must be at most " + std::to_string(kMaxDupeDistance));
+  }
   const std::string dir = vm["index"].as<std::string>();
   auto reader = IndexReader::open(dir);
   std::optional<unsigned> stored;

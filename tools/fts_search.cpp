@@ -84,7 +84,7 @@ void print_text(const Results& r, double ms, const Settings& s, const Index& ind
     } else {
       fmt::print("{}+ hits ({:.3f} ms)\n", cli::with_thousands(r.total_hits), ms);
     }
-    if (s.search.collapse) fmt::print("{} after collapsing near-duplicates\n", r.collapsed_hits);
+    if (s.search.collapse) fmt::print("{} after collapsing near-duplicates\n", cli::with_thousands(r.collapsed_hits));
     for (size_t i = 0; i < r.hits.size(); ++i) {
       const Hit& h = r.hits[i];
       const std::string similar = h.duplicates ? fmt::format("  (+{} similar)", h.duplicates) : "";
