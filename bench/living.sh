@@ -23,27 +23,14 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--docs N] [--out DIR] [--sets LIST] [--reps N]" >&2; exit 2 ;;
   esac
 done
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-[ -d "$SHARED/queries" ] || { echo "living.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
+. bench/lib.sh
+bench_setup living.sh fts-index fts-bench reopen_bench bloom_bench
 [ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && ls *.txt | grep -v invalid | sed 's/\.txt$//' | tr '\n' ' ')
-BUILD=${FTS_BUILD:-build-bench}
-if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/bench/reopen_bench" ] || [ ! -x "$BUILD/bench/bloom_bench" ]; then
-  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFTS_TESTS=OFF >/dev/null
-  cmake --build "$BUILD" -j2 --target fts-index fts-bench reopen_bench bloom_bench >/dev/null
-fi
 mkdir -p "$OUT"
 main=$OUT/zipf$DOCS.xml.gz extra=$OUT/zipf-extra10k.xml.gz
 [ -f "$main" ] || python3 "$SHARED/corpus/make-zipf-dump.py" "$DOCS" "$main" --seed 42 >&2
 [ -f "$extra" ] || python3 "$SHARED/corpus/make-zipf-dump.py" 10000 "$extra" --seed 43 >&2
 
-# Wall time of a command in seconds (its output discarded; a failure stops the script).
-seconds() {
-  local t0 t1
-  t0=$(date +%s%N)
-  "$@" >/dev/null 2>"$OUT/last.err" || { cat "$OUT/last.err" >&2; exit 1; }
-  t1=$(date +%s%N)
-  printf '%d.%03d' $(((t1 - t0) / 1000000000)) $((((t1 - t0) / 1000000) % 1000))
-}
 idx=$OUT/index seg=$OUT/index-20seg
 
 echo "== 1. append 10,000 docs vs full rebuild ($DOCS docs)"

@@ -25,24 +25,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -f "$DUMP" ] || { echo "near_dupes.sh: $DUMP not found (--dump FILE)" >&2; exit 1; }
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-[ -d "$SHARED/queries" ] || { echo "near_dupes.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
-BUILD=${FTS_BUILD:-build-bench}
-if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/fts-bench" ]; then
-  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFTS_TESTS=OFF >/dev/null
-  cmake --build "$BUILD" -j2 --target fts-index fts-bench >/dev/null
-fi
+. bench/lib.sh
+bench_setup near_dupes.sh fts-index fts-bench
 mkdir -p "$OUT"
 distance=()
 [ -z "$DISTANCE" ] || distance=(--dupe-distance "$DISTANCE")
 
-seconds() {  # wall time of a command (output discarded; a failure stops the script)
-  local t0 t1
-  t0=$(date +%s%N)
-  "$@" >/dev/null 2>"$OUT/last.err" || { cat "$OUT/last.err" >&2; exit 1; }
-  t1=$(date +%s%N)
-  printf '%d.%03d' $(((t1 - t0) / 1000000000)) $((((t1 - t0) / 1000000) % 1000))
-}
 bytes() { du -sb "$1" | cut -f1; }
 
 echo "== 1. build time and size, with and without near-duplicates ($DUMP)"

@@ -2,18 +2,22 @@
 # Every core (issue 13), on a seeded zipf dump:
 #   1. build time and peak memory with --threads 1 on one core, --threads 1
 #      and 2 on two cores (taskset), and the same with a second binary
-#      (BEFORE=dir of an older build) for a before/after; and --threads 2
-#      without the final merge, whose cost is then the difference;
+#      (BEFORE=dir of an older build) for a before/after; then --threads 3
+#      on two cores (the workers' shape, one thread more than cores) with
+#      and without the final merge, whose cost is the difference;
 #   2. query latency (sum of per-query medians per set, fts-bench) on the
 #      index as 1, 2 and 4 segments, with its segments searched on 1 and on
 #      2 threads (SearchOptions::threads).
 #
 #   bench/threads.sh [--docs N] [--dump FILE] [--out DIR] [--sets "and or ..."] [--reps N] [--no-build] [--no-query]
+#                    [--no-near-dupes]
+# --no-near-dupes builds the current binary's indexes without fingerprints
+# (an older BEFORE binary has none anyway).
 # Defaults: 1,000,000 docs, OUT=/tmp/fts-threads, sets "and or phrase", 5 reps.
 # Run on a quiet machine; the figures are printed, nothing is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DOCS=1000000 DUMP="" OUT=/tmp/fts-threads SETS="and or phrase" REPS=5 DO_BUILD=1 DO_QUERY=1
+DOCS=1000000 DUMP="" OUT=/tmp/fts-threads SETS="and or phrase" REPS=5 DO_BUILD=1 DO_QUERY=1 NEW_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --docs) DOCS=$2; shift 2 ;;
@@ -23,16 +27,12 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift 2 ;;
     --no-build) DO_BUILD=0; shift ;;
     --no-query) DO_QUERY=0; shift ;;
-    *) echo "usage: $0 [--docs N] [--dump FILE] [--out DIR] [--sets LIST] [--reps N] [--no-build] [--no-query]" >&2; exit 2 ;;
+    --no-near-dupes) NEW_ARGS=(--no-near-dupes); shift ;;
+    *) echo "usage: $0 [--docs N] [--dump FILE] [--out DIR] [--sets LIST] [--reps N] [--no-build] [--no-query] [--no-near-dupes]" >&2; exit 2 ;;
   esac
 done
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-[ -d "$SHARED/queries" ] || { echo "threads.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
-BUILD=${FTS_BUILD:-build-bench}
-if [ ! -x "$BUILD/fts-index" ] || [ ! -x "$BUILD/fts-bench" ]; then
-  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFTS_TESTS=OFF >/dev/null
-  cmake --build "$BUILD" -j2 --target fts-index fts-bench >/dev/null
-fi
+. bench/lib.sh
+bench_setup threads.sh fts-index fts-bench
 mkdir -p "$OUT"
 if [ -z "$DUMP" ]; then
   DUMP=$OUT/zipf$DOCS.xml.gz
@@ -52,13 +52,18 @@ build() {
 
 if [ "$DO_BUILD" = 1 ]; then
   echo "== 1. build $(basename "$DUMP")"
-  for bin in ${BEFORE:+"$BEFORE/fts-index"} "$BUILD/fts-index"; do
-    echo "$bin  1 core,  --threads 1: $(build 0 "$bin" 1)"
-    echo "$bin  2 cores, --threads 1: $(build 0,1 "$bin" 1)"
-    echo "$bin  2 cores, --threads 2: $(build 0,1 "$bin" 2)"
-  done
+  if [ -n "${BEFORE:-}" ]; then
+    echo "$BEFORE/fts-index  1 core,  --threads 1: $(build 0 "$BEFORE/fts-index" 1)"
+    echo "$BEFORE/fts-index  2 cores, --threads 1: $(build 0,1 "$BEFORE/fts-index" 1)"
+    echo "$BEFORE/fts-index  2 cores, --threads 2: $(build 0,1 "$BEFORE/fts-index" 2)"
+  fi
+  new=$BUILD/fts-index
+  echo "$new ${NEW_ARGS[*]} 1 core,  --threads 1: $(build 0 "$new" 1 "${NEW_ARGS[@]}")"
+  echo "$new ${NEW_ARGS[*]} 2 cores, --threads 1: $(build 0,1 "$new" 1 "${NEW_ARGS[@]}")"
+  echo "$new ${NEW_ARGS[*]} 2 cores, --threads 2: $(build 0,1 "$new" 2 "${NEW_ARGS[@]}")"
+  echo "$new ${NEW_ARGS[*]} 2 cores, --threads 3: $(build 0,1 "$new" 3 "${NEW_ARGS[@]}")"
   # The workers' part alone: what the final merge adds is the difference.
-  echo "$BUILD/fts-index  2 cores, --threads 2 --no-merge: $(build 0,1 "$BUILD/fts-index" 2 --no-merge)"
+  echo "$new ${NEW_ARGS[*]} 2 cores, --threads 3 --no-merge: $(build 0,1 "$new" 3 --no-merge "${NEW_ARGS[@]}")"
 fi
 
 if [ "$DO_QUERY" = 1 ]; then
