@@ -10,12 +10,13 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
                        Interrupt& interrupt) {
   struct Clause {
     DocCursor* cursor;
-    float bound;  // over every doc; orders the clauses
+    float bound;     // over every doc; orders the clauses
+    uint32_t query;  // its place in the query: the order scores are summed in
   };
   std::vector<Clause> cs;
   cs.reserve(clauses.size());
-  for (auto& c : clauses)
-    if (c->doc() != kNoMoreDocs) cs.push_back({c.get(), c->max_score()});
+  for (uint32_t q = 0; q < clauses.size(); ++q)
+    if (clauses[q]->doc() != kNoMoreDocs) cs.push_back({clauses[q].get(), clauses[q]->max_score(), q});
   std::stable_sort(cs.begin(), cs.end(), [](const Clause& a, const Clause& b) { return a.bound < b.bound; });
   const size_t n = cs.size();
   if (n == 0) return;
@@ -24,11 +25,12 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   const double margin = 1.0 + 4e-7 * static_cast<double>(n + 8);
   std::vector<DocCursor::Bound> local(n);
   std::vector<float> prefix(n);  // prefix[i]: bound of the clauses 0..i together in the window
-  // The candidate's score per clause (0 where it is not), summed in clause
-  // order once every clause is known: pruning adds them in an order that
-  // depends on the threshold, which a segment searched on its own (or after
-  // others) reaches differently, and a float sum depends on its order.
-  std::vector<float> part(n);
+  // The candidate's score per clause (0 where it is not), summed in the
+  // query's order once every clause is known: pruning adds them in an order
+  // that depends on the threshold and on this segment's bounds, which
+  // another segment or shard holding the doc would not share, and a float
+  // sum depends on its order. Indexed by Clause::query.
+  std::vector<float> part(clauses.size(), 0.0f);
 
   float threshold = -std::numeric_limits<float>::infinity();
   auto raise_threshold = [&] {
@@ -87,8 +89,8 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
       float score = 0;
       for (size_t i = essential; i < n; ++i) {
         DocCursor* c = cs[i].cursor;
-        part[i] = c->doc() == d ? c->score() : 0.0f;
-        score += part[i];
+        part[cs[i].query] = c->doc() == d ? c->score() : 0.0f;
+        score += part[cs[i].query];
       }
       bool dropped = false;
       for (size_t i = essential; i-- > 0;) {
@@ -98,8 +100,8 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
         }
         DocCursor* c = cs[i].cursor;
         if (c->doc() < d) c->advance(d);
-        part[i] = c->doc() == d ? c->score() : 0.0f;
-        score += part[i];
+        part[cs[i].query] = c->doc() == d ? c->score() : 0.0f;
+        score += part[cs[i].query];
       }
       if (!dropped) {
         score = 0;

@@ -16,8 +16,9 @@ namespace fts {
 
 class AndCursor final : public DocCursor {
  public:
-  // children: >= 2, none empty; reordered here by cost.
+  // children: >= 2, none empty, in the query's order; reordered here by cost.
   explicit AndCursor(std::vector<std::unique_ptr<DocCursor>> children) : children_(std::move(children)) {
+    for (auto& c : children_) in_query_order_.push_back(c.get());
     std::stable_sort(children_.begin(), children_.end(),
                      [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
     for (auto& c : children_)
@@ -35,9 +36,12 @@ class AndCursor final : public DocCursor {
   }
   uint64_t cost() const override { return children_[0]->cost(); }
   uint64_t work() const override { return sum_work(children_); }
+  // Summed in the query's order, not the cost order of this segment: a
+  // float sum depends on its order, and a doc must score the same to the
+  // bit whichever segment or shard holds it.
   float score() override {
     float s = 0;
-    for (const auto& c : children_) s += c->score();
+    for (DocCursor* c : in_query_order_) s += c->score();
     return s;
   }
   float max_score() override { return sum_max_score(children_); }
@@ -82,6 +86,7 @@ class AndCursor final : public DocCursor {
   }
 
   std::vector<std::unique_ptr<DocCursor>> children_;
+  std::vector<DocCursor*> in_query_order_;
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
 };
 

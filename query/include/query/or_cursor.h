@@ -1,9 +1,12 @@
 // Union by a binary min-heap of the children on their current docs. The
 // score of a doc is the sum over the children on it, found by walking the
 // heap's top region (every child on the minimum is reachable from the root
-// through children on the minimum).
+// through children on the minimum), and added up in the children's order:
+// a float sum depends on its order, and a doc must score the same to the
+// bit whichever segment or shard holds it (whose heaps differ).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -16,27 +19,28 @@ class OrCursor final : public DocCursor {
   // children: >= 2.
   explicit OrCursor(std::vector<std::unique_ptr<DocCursor>> children) : children_(std::move(children)) {
     heap_.reserve(children_.size());
-    for (auto& c : children_) heap_.push_back(c.get());
+    on_doc_.reserve(children_.size());
+    for (uint32_t i = 0; i < children_.size(); ++i) heap_.push_back({children_[i].get(), i});
     for (size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);
-    doc_ = heap_[0]->doc();
+    doc_ = heap_[0].cursor->doc();
   }
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
     const DocId current = doc_;
-    while (heap_[0]->doc() == current) {
-      heap_[0]->next();
+    while (heap_[0].cursor->doc() == current) {
+      heap_[0].cursor->next();
       sift_down(0);
     }
-    return doc_ = heap_[0]->doc();
+    return doc_ = heap_[0].cursor->doc();
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
-    while (heap_[0]->doc() < target) {
-      heap_[0]->advance(target);
+    while (heap_[0].cursor->doc() < target) {
+      heap_[0].cursor->advance(target);
       sift_down(0);
     }
-    return doc_ = heap_[0]->doc();
+    return doc_ = heap_[0].cursor->doc();
   }
   uint64_t cost() const override {
     uint64_t c = 0;
@@ -44,7 +48,17 @@ class OrCursor final : public DocCursor {
     return c;
   }
   uint64_t work() const override { return sum_work(children_); }
-  float score() override { return score_from(0); }
+  float score() override {
+    on_doc_.clear();
+    collect_on_doc(0);
+    // Few children share a doc: an insertion sort into clause order.
+    for (size_t i = 1; i < on_doc_.size(); ++i) {
+      for (size_t j = i; j > 0 && on_doc_[j - 1] > on_doc_[j]; --j) std::swap(on_doc_[j - 1], on_doc_[j]);
+    }
+    float s = 0;
+    for (uint32_t i : on_doc_) s += children_[i]->score();
+    return s;
+  }
   float max_score() override { return sum_max_score(children_); }
   Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
   bool contains(DocId target) override {
@@ -59,20 +73,27 @@ class OrCursor final : public DocCursor {
   }
 
  private:
-  float score_from(size_t i) {
-    if (i >= heap_.size() || heap_[i]->doc() != doc_) return 0;
-    return heap_[i]->score() + score_from(2 * i + 1) + score_from(2 * i + 2);
+  struct Entry {
+    DocCursor* cursor;
+    uint32_t clause;  // index into children_
+  };
+
+  void collect_on_doc(size_t i) {
+    if (i >= heap_.size() || heap_[i].cursor->doc() != doc_) return;
+    on_doc_.push_back(heap_[i].clause);
+    collect_on_doc(2 * i + 1);
+    collect_on_doc(2 * i + 2);
   }
   void sift_down(size_t i) {
     const size_t n = heap_.size();
-    DocCursor* item = heap_[i];
-    const DocId d = item->doc();
+    const Entry item = heap_[i];
+    const DocId d = item.cursor->doc();
     for (;;) {
       size_t l = 2 * i + 1;
       if (l >= n) break;
       size_t r = l + 1;
-      size_t m = (r < n && heap_[r]->doc() < heap_[l]->doc()) ? r : l;
-      if (heap_[m]->doc() >= d) break;
+      size_t m = (r < n && heap_[r].cursor->doc() < heap_[l].cursor->doc()) ? r : l;
+      if (heap_[m].cursor->doc() >= d) break;
       heap_[i] = heap_[m];
       i = m;
     }
@@ -80,7 +101,8 @@ class OrCursor final : public DocCursor {
   }
 
   std::vector<std::unique_ptr<DocCursor>> children_;
-  std::vector<DocCursor*> heap_;
+  std::vector<Entry> heap_;
+  std::vector<uint32_t> on_doc_;  // score()'s scratch: the clauses on doc_
 };
 
 }  // namespace fts
