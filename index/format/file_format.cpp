@@ -55,6 +55,7 @@ const char* file_kind_name(FileKind kind) {
     case FileKind::kUrls: return "url table";
     case FileKind::kFingerprints: return "fingerprints";
     case FileKind::kClusterIds: return "cluster ids";
+    case FileKind::kShards: return "shards manifest";
   }
   return "unknown";
 }

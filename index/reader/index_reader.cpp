@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "index/format/segment_files.h"
+#include "index/format/shard_manifest.h"
 
 namespace fts {
 
@@ -78,15 +79,39 @@ std::shared_ptr<const IndexReader> open_retrying(const std::string& dir, const I
   }
 }
 
+// A sharded index: each shard opens (or reopens from previous's) on its own.
+// Null when previous holds the same generation of every shard.
+std::shared_ptr<const IndexReader> open_sharded(const std::string& dir, const IndexReader* previous) {
+  const ShardManifest m = read_shard_manifest(dir);
+  const auto* old = previous ? &previous->shards() : nullptr;
+  if (old && old->size() != m.shards.size()) old = nullptr;  // rebuilt with other ranks
+  std::vector<std::shared_ptr<const IndexReader>> shards;
+  std::vector<DocId> bases;
+  bool changed = !old;
+  for (size_t i = 0; i < m.shards.size(); ++i) {
+    const std::string shard_dir = dir + "/" + m.shards[i].name;
+    auto shard = old && (*old)[i]->dir() == shard_dir ? IndexReader::reopen((*old)[i]) : IndexReader::open(shard_dir);
+    changed = changed || shard != (*old)[i];
+    if (!shard->shards().empty()) throw IndexError(shard_dir, "a shard is itself sharded");
+    bases.push_back(m.shards[i].base);
+    shards.push_back(std::move(shard));
+  }
+  if (!changed) return nullptr;
+  return std::make_shared<IndexReader>(dir, std::move(shards), bases);
+}
+
 }  // namespace
 
 std::optional<DocId> IndexReader::Segment::local(DocId global) const {
-  if (ids) return ids->local(global);
+  if (ids) return global < offset ? std::nullopt : ids->local(global - offset);
   if (global < base || global - base >= reader->doc_count()) return std::nullopt;
   return global - base;
 }
 
-std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) { return open_retrying(dir, nullptr); }
+std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir) {
+  if (shard_manifest_exists(dir)) return open_sharded(dir, nullptr);
+  return open_retrying(dir, nullptr);
+}
 
 std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir, const Manifest& manifest,
                                                      const IndexReader* reuse) {
@@ -94,7 +119,8 @@ std::shared_ptr<const IndexReader> IndexReader::open(const std::string& dir, con
 }
 
 std::shared_ptr<const IndexReader> IndexReader::reopen(const std::shared_ptr<const IndexReader>& previous) {
-  auto next = open_retrying(previous->dir(), previous.get());
+  auto next = previous->shards().empty() ? open_retrying(previous->dir(), previous.get())
+                                         : open_sharded(previous->dir(), previous.get());
   return next ? next : previous;
 }
 
@@ -109,6 +135,38 @@ IndexReader::IndexReader(std::string dir, const Manifest& m, std::vector<Segment
     live_count_ += s.live_count();
     for (int f = 0; f < 3; ++f) total_length_[f] += s.reader->total_field_length(static_cast<Field>(f));
   }
+}
+
+IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const IndexReader>> shards,
+                         const std::vector<DocId>& bases)
+    : dir_(std::move(dir)),
+      generation_(0),
+      next_doc_id_(0),
+      shards_(std::move(shards)),
+      stopwords_(shards_.empty() ? Stopwords::none() : shards_[0]->stopwords()) {
+  uint64_t end = 0;
+  for (size_t i = 0; i < shards_.size(); ++i) {
+    const IndexReader& shard = *shards_[i];
+    if (!(shard.stopwords() == stopwords_)) {
+      throw IndexError(shard.dir(), "built with other stopwords than " + shards_[0]->dir());
+    }
+    if (bases[i] < end) {
+      throw IndexError(shard_manifest_path(dir_), "shard " + shard.dir() + " starts at id " + std::to_string(bases[i]) +
+                                                      ", inside the shard before it");
+    }
+    end = uint64_t(bases[i]) + shard.next_doc_id();
+    if (end >= kNoMoreDocs) throw IndexError(shard.dir(), "doc ids beyond the id space");
+    generation_ += shard.generation();  // every shard's grows with its commits
+    for (Segment seg : shard.segments()) {
+      seg.base += bases[i];
+      seg.offset += bases[i];
+      segments_.push_back(std::move(seg));
+    }
+    doc_count_ += shard.doc_count_;
+    live_count_ += shard.live_count_;
+    for (int f = 0; f < kFieldCount; ++f) total_length_[f] += shard.total_length_[f];
+  }
+  next_doc_id_ = static_cast<DocId>(end);
 }
 
 uint64_t IndexReader::doc_freq(Field field, std::string_view term) const {
@@ -146,6 +204,15 @@ StoredDoc IndexReader::stored(DocId doc) const {
 }
 
 void IndexReader::check() const {
+  if (!shards_.empty()) {
+    const ShardManifest m = read_shard_manifest(dir_);
+    if (m.shards.size() != shards_.size()) {
+      throw IndexError(shard_manifest_path(dir_), "names " + std::to_string(m.shards.size()) + " shards, " +
+                                                      std::to_string(shards_.size()) + " are open");
+    }
+    for (const auto& shard : shards_) shard->check();
+    return;
+  }
   Manifest m = read_manifest(dir_);
   std::optional<unsigned> distance;  // of the near-duplicate clusters: one for the index
   for (const auto& s : segments_) {
@@ -161,9 +228,9 @@ void IndexReader::check() const {
     distance = clusters.distance();
     // A cluster is named by its first doc: never a later one.
     for (DocId d = 0; d < s.reader->doc_count(); ++d) {
-      if (clusters[d] > s.global(d)) {
+      if (s.cluster(d) > s.global(d)) {
         throw IndexError(path, "doc " + std::to_string(s.global(d)) + " in the cluster of a later doc " +
-                                   std::to_string(clusters[d]));
+                                   std::to_string(s.cluster(d)));
       }
     }
   }

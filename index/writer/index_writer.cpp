@@ -25,6 +25,7 @@
 #include "index/format/live_docs.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
+#include "index/format/shard_manifest.h"
 #include "index/reader/index_reader.h"
 #include "index/writer/cluster_assigner.h"
 #include "index/writer/segment_writer.h"
@@ -199,6 +200,12 @@ struct FTS_LOCAL IndexWriter::Impl {
   }
 
   Manifest starting_manifest() const {
+    // Its SHARDS file names the shards' doc counts: a writer of DIR itself
+    // would hide them, one of a shard would shift the ids of those after it.
+    if (shard_manifest_exists(dir)) {
+      throw IndexError(dir, "a sharded index (fts-index build --distributed): rebuild it the same way, or "
+                            "remove it to build an index of one directory there");
+    }
     if (options.mode == IndexWriterOptions::Mode::kAppend) {
       // Appending needs the index as committed: a damaged manifest is an error.
       if (manifest_exists(dir)) return read_manifest(dir);

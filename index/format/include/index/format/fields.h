@@ -9,5 +9,6 @@ namespace fts {
 
 // Indexed fields. kAny is the union of title and abstract (unqualified terms).
 enum class Field : uint8_t { kAny = 0, kTitle = 1, kAbstract = 2 };
+inline constexpr int kFieldCount = 3;
 
 }  // namespace fts

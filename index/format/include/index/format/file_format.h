@@ -39,6 +39,7 @@ enum class FileKind : uint32_t {
   kUrls = 10,
   kFingerprints = 11,
   kClusterIds = 12,
+  kShards = 13,
 };
 const char* file_kind_name(FileKind kind);
 

@@ -27,8 +27,11 @@ class IndexReader {
     std::shared_ptr<const DocIdMap> ids;   // null: ids are base + local
     std::shared_ptr<const LiveDocs> live;  // null: every doc is live
     uint64_t live_generation = 0;
+    // Added to the ids the segment's files hold (id map, cluster ids): the
+    // base of its shard in a sharded index, else 0.
+    DocId offset = 0;
 
-    DocId global(DocId local) const { return ids ? ids->global(local) : base + local; }
+    DocId global(DocId local) const { return ids ? offset + ids->global(local) : base + local; }
     bool is_live(DocId local) const { return !live || live->is_live(local); }
     uint32_t live_count() const { return live ? live->live_count() : reader->doc_count(); }
     DocId last() const { return global(reader->doc_count() - 1); }  // highest global id
@@ -37,11 +40,13 @@ class IndexReader {
     // segment without cluster ids.
     // A doc past the ids (damaged postings) stands alone.
     DocId cluster(DocId local) const {
-      return local < reader->cluster_ids().size() ? reader->cluster_ids()[local] : global(local);
+      return local < reader->cluster_ids().size() ? offset + reader->cluster_ids()[local] : global(local);
     }
   };
 
   // Throws IndexError (missing, damaged, wrong version) with the file.
+  // A sharded index (index/format/shard_manifest.h) opens as one: its
+  // shards' segments in global id order, each shard's ids moved by its base.
   static std::shared_ptr<const IndexReader> open(const std::string& dir);
   // The index as its manifest is now, sharing with previous the mapped
   // files of unchanged segments and the live docs of unchanged generations;
@@ -53,7 +58,9 @@ class IndexReader {
   static std::shared_ptr<const IndexReader> reopen(const std::shared_ptr<const IndexReader>& previous);
 
   const std::string& dir() const { return dir_; }
-  // Changes with every commit.
+  // The shards of a sharded index, each open on its own; empty otherwise.
+  const std::vector<std::shared_ptr<const IndexReader>>& shards() const { return shards_; }
+  // Changes with every commit (of a sharded index: of any shard).
   uint64_t generation() const { return generation_; }
   // Docs in the segments, deleted ones included until a merge purges them:
   // BM25's N (index/FORMAT.md, "Scoring with deletes").
@@ -77,15 +84,18 @@ class IndexReader {
   void check() const;
 
   IndexReader(std::string dir, const Manifest& manifest, std::vector<Segment> segments);
+  // A sharded index over its open shards, at the bases SHARDS gives them.
+  IndexReader(std::string dir, std::vector<std::shared_ptr<const IndexReader>> shards, const std::vector<DocId>& bases);
 
  private:
   std::string dir_;
   uint64_t generation_;
   DocId next_doc_id_;
   std::vector<Segment> segments_;
+  std::vector<std::shared_ptr<const IndexReader>> shards_;
   Stopwords stopwords_;
   uint32_t doc_count_ = 0, live_count_ = 0;
-  uint64_t total_length_[3] = {0, 0, 0};
+  uint64_t total_length_[kFieldCount] = {0, 0, 0};
 };
 
 }  // namespace fts
