@@ -244,6 +244,13 @@ struct DumpReader::Impl {
     finished = true;
   }
 
+  // Whether the doc just scanned is the slice's; past the slice the reading
+  // ends (the rest of the input is other slices').
+  bool in_slice() {
+    if (doc_start >= options.slice_end) finished = true;
+    return !finished && doc_start >= options.slice_begin;
+  }
+
   bool next(Document& doc) {
     while (!finished) {
       switch (scan()) {
@@ -257,9 +264,11 @@ struct DumpReader::Impl {
           }
           break;
         case Scan::kNestedDoc:
+          if (!in_slice()) break;
           skip_doc("nested <doc> at byte " + std::to_string(doc_end));
           break;
         case Scan::kDocReady: {
+          if (!in_slice()) break;
           if (oversized) {
             skip_doc("larger than " + std::to_string(options.max_doc_bytes) + " bytes");
             break;
@@ -308,5 +317,14 @@ uint64_t DumpReader::docs_skipped() const { return impl_->docs_skipped; }
 uint64_t DumpReader::input_bytes_read() const { return impl_->input.file_bytes_consumed(); }
 uint64_t DumpReader::input_size() const { return impl_->input.file_size(); }
 uint64_t DumpReader::xml_bytes_read() const { return impl_->pos; }
+
+uint64_t dump_xml_size(const std::string& path) {
+  DumpInput input(path);
+  if (!input.is_gzip() && input.file_size() > 0) return input.file_size();
+  std::unique_ptr<char[]> chunk(new char[kReadChunk]);
+  uint64_t total = 0;
+  while (size_t got = input.read(chunk.get(), kReadChunk)) total += got;
+  return total;
+}
 
 }  // namespace fts

@@ -2,6 +2,7 @@
 // (every fatal case is one DumpError naming the file), chunk boundaries and
 // the shared corpora.
 #include "dump/dump_reader.h"
+#include "dump/dump_slices.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -564,6 +565,81 @@ TEST(DumpReader, BundledSampleReadsCleanly) {
   }
   EXPECT_GT(with_links, 0u);
   EXPECT_GT(empty_abstracts, 0u);
+}
+
+}  // namespace
+}  // namespace fts
+
+namespace fts {
+namespace {
+
+// Slices (a distributed build's ranks): docs of a CDATA, a comment, a
+// malformed doc and an empty one among them; every cut of the files gives
+// every doc once, in order, and each malformed one is skipped by one slice.
+TEST(DumpSlices, EverySliceCutGivesEachDocOnceInOrder) {
+  TempDir dir;
+  std::string docs;
+  for (int i = 0; i < 40; ++i) {
+    docs += doc_xml("T" + std::to_string(i), i % 7 == 3 ? "<![CDATA[ <doc> inside ]]> text" : "abstract " + std::to_string(i));
+    if (i == 11) docs += "<!-- <doc>not a doc</doc> -->\n<doc><title>broken</doc>\n";
+    if (i == 20) docs += "<doc/>\n";
+  }
+  const std::string a = feed(docs), b = feed(doc_xml("Last", "the end"));
+  write_file(dir.str("a.xml"), a);
+  write_file(dir.str("b.gz"), gzip(b));
+  const std::vector<std::string> files = {dir.str("a.xml"), dir.str("b.gz")};
+  EXPECT_EQ(dump_xml_size(files[0]), a.size());
+  EXPECT_EQ(dump_xml_size(files[1]), b.size());
+  std::vector<std::string> whole;
+  uint64_t whole_skipped = 0;
+  for (const auto& f : files) {
+    auto r = read_all(f);
+    for (const auto& d : r.docs) whole.push_back(d.title);
+    whole_skipped += r.skipped;
+  }
+  ASSERT_EQ(whole.size(), 42u);  // 40, the empty doc, "Last"
+  ASSERT_EQ(whole_skipped, 1u);
+  const std::vector<uint64_t> sizes = {a.size(), b.size()};
+  for (unsigned ranks : {1u, 2u, 3u, 5u, 16u, 97u}) {
+    std::vector<std::string> titles;
+    uint64_t skipped = 0;
+    for (unsigned rank = 0; rank < ranks; ++rank) {
+      for (const DumpSlice& s : dump_slices(sizes, rank, ranks)) {
+        DumpReader::Options o;
+        o.slice_begin = s.begin;
+        o.slice_end = s.end;
+        auto r = read_all(files[s.file], o);
+        for (const auto& d : r.docs) titles.push_back(d.title);
+        skipped += r.skipped;
+      }
+    }
+    EXPECT_EQ(titles, whole) << ranks << " ranks";
+    EXPECT_EQ(skipped, whole_skipped) << ranks << " ranks";
+  }
+}
+
+TEST(DumpSlices, RangesMeetAndCoverTheFiles) {
+  const std::vector<uint64_t> sizes = {100, 0, 50, 7};
+  for (unsigned ranks = 1; ranks <= 9; ++ranks) {
+    // Per file: the slices' ranges, in rank order, must tile [0, end).
+    std::vector<uint64_t> next(sizes.size(), 0);
+    std::vector<bool> to_end(sizes.size(), false);
+    for (unsigned rank = 0; rank < ranks; ++rank) {
+      for (const DumpSlice& s : dump_slices(sizes, rank, ranks)) {
+        EXPECT_FALSE(to_end[s.file]) << "a slice after the one that read to the end";
+        EXPECT_EQ(s.begin, next[s.file]) << ranks << " ranks, rank " << rank;
+        EXPECT_LT(s.begin, s.end);
+        next[s.file] = s.end;
+        to_end[s.file] = s.end == UINT64_MAX;
+      }
+    }
+    for (size_t f = 0; f < sizes.size(); ++f) {
+      if (sizes[f] > 0) {
+        EXPECT_TRUE(to_end[f]) << "file " << f << " not read to its end, " << ranks << " ranks";
+      }
+    }
+  }
+  EXPECT_TRUE(dump_slices({}, 0, 3).empty());
 }
 
 }  // namespace

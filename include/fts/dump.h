@@ -20,6 +20,12 @@ struct DumpOptions {
   // A <doc> larger than this is skipped as malformed (fatal under strict)
   // instead of being buffered whole: memory stays bounded on any input.
   uint64_t max_doc_bytes = uint64_t{256} << 20;
+  // A slice of the dump: only the docs whose "<doc" starts at an
+  // uncompressed byte offset in [slice_begin, slice_end), as the ranks of a
+  // distributed build read theirs. Slices that meet give every doc exactly
+  // once. Docs before the slice are scanned past, not parsed; reading stops
+  // at the first doc past it.
+  uint64_t slice_begin = 0, slice_end = UINT64_MAX;
 };
 
 // Adds every document of the dump at path ("-": stdin) to writer, in

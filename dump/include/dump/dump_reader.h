@@ -38,4 +38,9 @@ class DumpReader {
   std::unique_ptr<Impl> impl_;
 };
 
+// Bytes of the dump's uncompressed stream, the offsets DumpOptions' slices
+// are in: the file's size, or (gzip) a pass of decompression. Throws
+// DumpError.
+uint64_t dump_xml_size(const std::string& path);
+
 }  // namespace fts
