@@ -303,9 +303,10 @@ class SegmentPlanner {
 
 }  // namespace
 
-PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring)
+PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring,
+                             const CollectionStats* stats)
     : root_(simplify_query(query)) {
-  if (root_) prepare(*root_, index, scoring, 1.0);
+  if (root_ && scoring) prepare(*root_, index, stats, 1.0);
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {
@@ -317,14 +318,20 @@ const std::string& PreparedQuery::text(const QueryNode& node) const {
 
 // multiplier: the product of the weights above node (scores are sums over
 // the leaves, so a clause's weight scales each leaf below it).
-void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, bool scoring, double multiplier) {
+void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, const CollectionStats* stats,
+                            double multiplier) {
   multiplier *= node.weight;
-  if (scoring && (node.kind == Kind::kTerm || node.kind == Kind::kPhrase)) {
+  if (node.kind == Kind::kTerm || node.kind == Kind::kPhrase) {
     double idf = 0;
-    for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t));
-    weights_.emplace(&node, Bm25Weight(multiplier * idf, index.average_field_length(node.field)));
+    if (stats) {
+      for (const auto& t : node.terms) idf += bm25_idf(stats->doc_count, stats->doc_freq_of(node.field, t));
+    } else {
+      for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t));
+    }
+    const double average = stats ? stats->average_field_length(node.field) : index.average_field_length(node.field);
+    weights_.emplace(&node, Bm25Weight(multiplier * idf, average));
   }
-  for (const auto& c : node.children) prepare(*c, index, scoring, multiplier);
+  for (const auto& c : node.children) prepare(*c, index, stats, multiplier);
 }
 
 const Bm25Weight* PreparedQuery::weight(const QueryNode& leaf) const {

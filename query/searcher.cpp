@@ -125,7 +125,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     response.total_hits = count(query, request.interrupt, request.threads);
     return response;
   }
-  PreparedQuery prepared(*query, *index_, true);
+  PreparedQuery prepared(*query, *index_, true, request.stats);
   const PlanOptions options = impl_->plan_options(*index_, true);
   std::vector<ScoredDoc> hits;
   Interrupt unarmed(std::chrono::milliseconds(0), nullptr);

@@ -21,6 +21,7 @@
 
 #include "index/reader/index_reader.h"
 #include "query/bm25.h"
+#include "query/collection_stats.h"
 #include "query/doc_cursor.h"
 #include "query/filter_cache.h"
 #include "query/query_node.h"
@@ -33,7 +34,9 @@ namespace fts {
 // be planned on several threads at once.
 class PreparedQuery {
  public:
-  PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring);
+  // stats: the statistics to weigh the leaves with; null: index's own.
+  PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring,
+                const CollectionStats* stats = nullptr);
 
   // After rewriting the query may match nothing (x AND NOT x): then there
   // is no root, and every segment's plan is empty.
@@ -45,7 +48,7 @@ class PreparedQuery {
   const std::string& text(const QueryNode& node) const;
 
  private:
-  void prepare(const QueryNode& node, const IndexReader& index, bool scoring, double multiplier);
+  void prepare(const QueryNode& node, const IndexReader& index, const CollectionStats* stats, double multiplier);
 
   std::unique_ptr<QueryNode> root_;
   std::unordered_map<const QueryNode*, Bm25Weight> weights_;

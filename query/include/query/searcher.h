@@ -12,6 +12,7 @@
 
 #include "fts/index.h"  // CacheStats
 #include "index/reader/index_reader.h"
+#include "query/collection_stats.h"
 #include "query/interrupt.h"
 #include "query/query_node.h"
 
@@ -38,6 +39,9 @@ struct SearchRequest {
   bool collapse = false;
   // Segments searched at once (the caller's thread among them).
   unsigned threads = 1;
+  // BM25 statistics to score with instead of the index's (a distributed
+  // search's global ones); null: the index's.
+  const CollectionStats* stats = nullptr;
 };
 
 struct SearchResponse {
