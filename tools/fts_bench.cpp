@@ -2,7 +2,10 @@
 // ../shared/peers/README.md (one per query, then a summary), so
 // ../shared/peers/compare.py puts fts beside Lucene, Xapian and SQLite FTS5.
 //   fts-bench --index DIR --queries FILE [--mode count|top10|top10-fast] [--collapse] [--reps R] [--warmup W]
-//             [--warmup-s S] [--cache-mb N]
+//             [--warmup-s S] [--cache-mb N] [--threads N]
+//   mpirun -np R fts-bench --index DIR --distributed ...   (a sharded index, rank r searching shard r)
+// --distributed times each query on rank 0 from broadcast to merged answer:
+// the fan-out's cost is in the figures, as a user of it would see it.
 // --collapse (top10 modes) times near-duplicate collapse: the summary line
 // writes mode "top10+collapse" and each query's hits left after collapsing.
 // The filter cache is off by default: the peers' harnesses disable theirs
@@ -19,6 +22,9 @@
 
 #include "common/cli.h"
 #include "engine/fts.h"
+#ifdef FTS_WITH_MPI
+#include "distributed/distributed_index.h"
+#endif
 
 namespace po = boost::program_options;
 using namespace fts;
@@ -53,8 +59,10 @@ std::vector<std::string> read_queries(const std::string& path) {
 
 enum class Mode { kCount, kTop10, kTop10Fast };
 
-// Runs one query once; fills hits and ids.
-void execute(const Index& index, BenchQuery& q, Mode mode, bool collapse, unsigned threads) {
+// Runs one query once; fills hits and ids. Index: fts::Index, or a
+// DistributedIndex (every rank runs it; rank 0 gets the answer).
+template <class Searchable>
+void execute(const Searchable& index, BenchQuery& q, Mode mode, bool collapse, unsigned threads) {
   SearchOptions options;
   options.threads = threads;
   if (mode != Mode::kCount) {
@@ -88,60 +96,41 @@ double nearest_rank(const std::vector<double>& sorted, double p) {
   return sorted[std::max<size_t>(rank, 1) - 1];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  po::options_description named("options");
-  named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
-      "queries", po::value<std::string>(), "query file, one query per line")(
-      "mode", po::value<std::string>()->default_value("count"), "count, top10 (exact count) or top10-fast (count may stop early)")(
-      "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
-      "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
-      "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
-      "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)")(
-      "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)")(
-      "threads", po::value<unsigned>()->default_value(1), "segments searched at once per query");
-  std::string dir, file, mode;
+struct Settings {
+  std::string file, mode;
   int reps = 10, warmup = 1;
   double warmup_s = 2;
-  size_t cache_mb = 0;
   bool collapse = false;
   unsigned threads = 1;
-  try {
-    po::variables_map vm;
-    po::store(po::parse_command_line(argc, argv, named), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-      std::cout << "usage: fts-bench --index DIR --queries FILE [options]\n" << named;
-      return cli::kOk;
-    }
-    if (!vm.count("index") || !vm.count("queries")) throw po::error("--index and --queries are required");
-    dir = vm["index"].as<std::string>();
-    file = vm["queries"].as<std::string>();
-    mode = vm["mode"].as<std::string>();
-    reps = vm["reps"].as<int>();
-    warmup = vm["warmup"].as<int>();
-    warmup_s = vm["warmup-s"].as<double>();
-    cache_mb = vm["cache-mb"].as<size_t>();
-    collapse = vm.count("collapse") > 0;
-    if (collapse && mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
-    threads = vm["threads"].as<unsigned>();
-    if (mode != "count" && mode != "top10" && mode != "top10-fast")
-      throw po::error("--mode takes count, top10 or top10-fast");
-    if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
-    if (threads < 1) throw po::error("--threads must be at least 1");
-  } catch (const po::error& e) {
-    cli::print_error(kTool, e.what());
-    return cli::kUsageError;
-  }
+};
 
-  try {
+// The run over one index or a distributed one. root: the rank that reads
+// the queries, times and prints (the only one without MPI). Ranks decide
+// together through share(), which hands rank 0's flag or text to all.
+template <class Searchable, class Share>
+int bench(const Searchable& index, const Settings& set, bool root, Share&& share) {
+  const std::string& mode = set.mode;
+  const bool collapse = set.collapse;
+  const unsigned threads = set.threads;
+  const int reps = set.reps, warmup = set.warmup;
+  const double warmup_s = set.warmup_s;
+  {
     const Mode run_mode = mode == "count" ? Mode::kCount : mode == "top10" ? Mode::kTop10 : Mode::kTop10Fast;
     const bool top10 = run_mode != Mode::kCount;
     const std::string mode_name = collapse ? mode + "+collapse" : mode;
-    Index index = Index::open(dir, cache_mb << 20);
+    std::string lines;
+    if (root) {
+      for (const auto& text : read_queries(set.file)) lines += text + "\n";
+    }
+    share(lines);
     std::vector<BenchQuery> queries;
-    for (auto& text : read_queries(file)) {
+    std::vector<std::string> texts;
+    for (size_t at = 0; at < lines.size();) {
+      const size_t nl = lines.find('\n', at);
+      texts.push_back(lines.substr(at, nl - at));
+      at = nl + 1;
+    }
+    for (auto& text : texts) {
       BenchQuery q;
       q.text = std::move(text);
       try {
@@ -153,7 +142,12 @@ int main(int argc, char** argv) {
     }
     int passes = 0;
     double start = cli::now_seconds();
-    while (passes < warmup || cli::now_seconds() - start < warmup_s) {
+    auto more_warmup = [&] {
+      std::string go = root && (passes < warmup || cli::now_seconds() - start < warmup_s) ? "1" : "0";
+      share(go);
+      return go == "1";
+    };
+    while (more_warmup()) {
       for (auto& q : queries) {
         if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse, threads);
       }
@@ -162,7 +156,8 @@ int main(int argc, char** argv) {
     }
     std::vector<double> medians;
     size_t errors = 0;
-    auto print = [](const cli::Json& j) {
+    auto print = [root](const cli::Json& j) {
+      if (!root) return;
       const std::string line = cli::json_line(j);
       std::fwrite(line.data(), 1, line.size(), stdout);
     };
@@ -215,6 +210,88 @@ int main(int argc, char** argv) {
            {"p50_us", cli::rounded(nearest_rank(sorted, 50), 3)},
            {"p95_us", cli::rounded(nearest_rank(sorted, 95), 3)}});
     return cli::kOk;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description named("options");
+  named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
+      "queries", po::value<std::string>(), "query file, one query per line")(
+      "mode", po::value<std::string>()->default_value("count"), "count, top10 (exact count) or top10-fast (count may stop early)")(
+      "reps", po::value<int>()->default_value(10), "timed repetitions (median reported)")(
+      "warmup", po::value<int>()->default_value(1), "untimed passes over all queries first, at least")(
+      "warmup-s", po::value<double>()->default_value(2.0), "and at least this many seconds of passes")(
+      "cache-mb", po::value<size_t>()->default_value(0), "filter cache size (0: off, as in the peers' harnesses)")(
+      "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)")(
+      "threads", po::value<unsigned>()->default_value(1), "segments searched at once per query")(
+      "distributed", "under mpirun: rank r searches DIR/shard-r of a sharded index, rank 0 times and prints");
+  std::string dir, file, mode;
+  int reps = 10, warmup = 1;
+  double warmup_s = 2;
+  size_t cache_mb = 0;
+  bool collapse = false;
+  unsigned threads = 1;
+  bool distributed = false;
+  try {
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, named), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << "usage: fts-bench --index DIR --queries FILE [options]\n" << named;
+      return cli::kOk;
+    }
+    if (!vm.count("index") || !vm.count("queries")) throw po::error("--index and --queries are required");
+    dir = vm["index"].as<std::string>();
+    file = vm["queries"].as<std::string>();
+    mode = vm["mode"].as<std::string>();
+    reps = vm["reps"].as<int>();
+    warmup = vm["warmup"].as<int>();
+    warmup_s = vm["warmup-s"].as<double>();
+    cache_mb = vm["cache-mb"].as<size_t>();
+    collapse = vm.count("collapse") > 0;
+    if (collapse && mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
+    threads = vm["threads"].as<unsigned>();
+    if (mode != "count" && mode != "top10" && mode != "top10-fast")
+      throw po::error("--mode takes count, top10 or top10-fast");
+    if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
+    if (threads < 1) throw po::error("--threads must be at least 1");
+    distributed = vm.count("distributed") > 0;
+#ifndef FTS_WITH_MPI
+    if (distributed) throw po::error("--distributed needs MPI, and this fts-bench was built without it (cmake -DFTS_MPI=ON)");
+#endif
+  } catch (const po::error& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+
+  try {
+    Settings set;
+    set.file = file;
+    set.mode = mode;
+    set.reps = reps;
+    set.warmup = warmup;
+    set.warmup_s = warmup_s;
+    set.collapse = collapse;
+    set.threads = threads;
+    if (distributed) {
+#ifdef FTS_WITH_MPI
+      int no_argc = 0;
+      char** no_argv = nullptr;
+      MpiSession mpi(no_argc, no_argv);
+      const Comm comm(MPI_COMM_WORLD);
+      try {
+        DistributedIndex index(comm, dir, cache_mb << 20);
+        return bench(index, set, comm.is_root(), [&](std::string& text) { comm.broadcast(text); });
+      } catch (const std::exception& e) {
+        if (comm.is_root()) cli::print_error(kTool, e.what());
+        return cli::kRuntimeError;
+      }
+#endif
+    }
+    Index index = Index::open(dir, cache_mb << 20);
+    return bench(index, set, true, [](std::string&) {});
   } catch (const std::bad_alloc&) {
     cli::print_error(kTool, "out of memory");
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 // fts-index: build, change, inspect, verify an index; print analyzed tokens.
 //   fts-index build --index DIR [--ram-mb N] [--no-merge] [--stopwords FILE|none] [--strict] DUMP...
+//   mpirun -np R fts-index build --index DIR --distributed [options] DUMP...   (R shards)
 //   fts-index add|update --index DIR [--ram-mb N] [--no-merge] [--strict] DUMP...
 //   fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)
 //   fts-index merge --index DIR [--max-segments N]
@@ -19,6 +20,7 @@
 
 #include "analyzer/analyzer.h"
 #include "common/cli.h"
+#include "fts_index_distributed.h"
 #include "fts_index_dupes.h"
 #include "engine/fts.h"
 #include "index/format/fingerprints.h"
@@ -34,6 +36,7 @@ constexpr const char* kTool = "fts-index";
 
 const char* kUsage =
     "usage: fts-index build --index DIR [options] DUMP...   (DUMP: .xml, .xml.gz or - for stdin)\n"
+    "       mpirun -np R fts-index build --index DIR --distributed [options] DUMP...   (R shards, one per rank)\n"
     "       fts-index add --index DIR [options] DUMP...     (appends the docs)\n"
     "       fts-index update --index DIR [options] DUMP...  (replaces the docs with the same url)\n"
     "       fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)\n"
@@ -99,7 +102,8 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
     named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
         "dupe-distance", po::value<unsigned>()->default_value(IndexWriterOptions{}.dupe_distance),
         "near-duplicates: fingerprints at most K bits apart share a cluster (0..15)")(
-        "no-near-dupes", "no near-duplicate fingerprints or clusters (--collapse then collapses nothing)");
+        "no-near-dupes", "no near-duplicate fingerprints or clusters (--collapse then collapses nothing)")(
+        "distributed", "under mpirun: each rank builds one shard, DIR/shard-RANK (default threads: its share of the cores)");
   }
   po::positional_options_description positional;
   positional.add("dumps", -1);
@@ -128,12 +132,16 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
   }
   if (options.ram_mb == 0) throw UsageError("--ram-mb must be positive");
 
-  double start = cli::now_seconds();
-  IndexWriter writer(vm["index"].as<std::string>(), options);
   DumpReader::Options reader_options;
   reader_options.strict = vm.count("strict") > 0;
   bool tty = cli::stderr_is_terminal();
   reader_options.warn = [&](const std::string& w) { fmt::print(stderr, "{}{}: warning: {}\n", tty ? "\n" : "", kTool, w); };
+  if (vm.count("distributed")) {
+    return build_distributed_cli(vm["index"].as<std::string>(), vm["dumps"].as<std::vector<std::string>>(), options,
+                                 !vm["threads"].defaulted(), reader_options);
+  }
+  double start = cli::now_seconds();
+  IndexWriter writer(vm["index"].as<std::string>(), options);
   Progress progress(tty);
   uint64_t skipped = 0;
   for (const auto& path : vm["dumps"].as<std::vector<std::string>>()) {
@@ -238,6 +246,13 @@ int info(const std::vector<std::string>& args) {
   fmt::print("docs:             {}\n", reader->live_count());
   fmt::print("deleted docs:     {} (purged by merges)\n", reader->doc_count() - reader->live_count());
   fmt::print("next doc id:      {}\n", reader->next_doc_id());
+  if (!reader->shards().empty()) {
+    fmt::print("shards:           {}\n", reader->shards().size());
+    for (const auto& shard : reader->shards()) {
+      fmt::print("  {:<20} docs {}  segments {}\n", shard->dir().substr(dir.size() + 1), shard->live_count(),
+                 shard->segments().size());
+    }
+  }
   fmt::print("segments:         {}\n", reader->segments().size());
   for (const auto& seg : reader->segments()) {
     fmt::print("  {:<20} ids {}..{}  live {}  deleted {}\n", seg.reader->name().substr(dir.size() + 1), seg.base,

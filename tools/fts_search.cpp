@@ -1,6 +1,10 @@
 // fts-search: answer queries over an index.
 //   fts-search --index DIR [--limit N] [--offset N] [--sort score|doc] [--total-hits N|exact] [--threads N] [--count] [--json]
 //              [--collapse] [--explain] [--stats] [QUERY]
+//   mpirun -np R fts-search --index DIR --distributed [options] [QUERY]
+// --distributed: rank r searches DIR/shard-r of a sharded index (fts-index
+// build --distributed), rank 0 reads the queries and prints the answers,
+// which equal those of one index over all the docs.
 // --collapse keeps the best hit of each near-duplicate cluster ("+N similar"
 // beside it) and counts the hits left after collapsing.
 // Without QUERY it answers one query per stdin line with the index kept open.
@@ -18,6 +22,9 @@
 
 #include "common/cli.h"
 #include "engine/fts.h"
+#ifdef FTS_WITH_MPI
+#include "distributed/distributed_index.h"
+#endif
 
 namespace po = boost::program_options;
 using namespace fts;
@@ -99,36 +106,102 @@ void print_text(const Results& r, double ms, const Settings& s, const Index& ind
   }
 }
 
-// Answers one query; returns its exit code.
-int answer(const Index& index, const std::string& query, const Settings& s) {
+// The answer to one query from a local index.
+Results run(const Index& index, const std::string& query, const Settings& s) {
+  Query q = index.parse(query);
+  if (s.count && s.search.collapse) {
+    SearchOptions counting = s.search;
+    counting.limit = 0;
+    return index.search(q, counting);
+  }
+  Results r;
+  if (s.count) {
+    r.total_hits = index.count(q, s.search);
+  } else {
+    r = index.search(q, s.search);
+  }
+  return r;
+}
+
+#ifdef FTS_WITH_MPI
+// The same from every rank's shard; rank 0 holds the answer.
+Results run(const DistributedIndex& index, const std::string& query, const Settings& s) {
+  const Query q = index.parse(query);
+  SearchOptions options = s.search;
+  if (s.count) options.limit = 0;
+  Results r;
+  if (s.count && !s.search.collapse) {
+    r.total_hits = index.count(q, options);
+  } else {
+    r = index.search(q, options);
+  }
+  return r;
+}
+#endif
+
+// Answers one query; returns its exit code. quiet: a rank other than 0 of
+// a distributed search, which prints nothing.
+template <class Searchable>
+int answer(const Searchable& searchable, const Index& local, const std::string& query, const Settings& s,
+           bool quiet = false) {
   try {
     double start = cli::now_seconds();
-    Query q = index.parse(query);
-    Results r;
-    if (s.count && s.search.collapse) {
-      SearchOptions counting = s.search;
-      counting.limit = 0;
-      r = index.search(q, counting);
-    } else if (s.count) {
-      r.total_hits = index.count(q, s.search);
-    } else {
-      r = index.search(q, s.search);
-    }
+    Results r = run(searchable, query, s);
     double ms = (cli::now_seconds() - start) * 1e3;
-    if (s.explain) fmt::print("{}", index.explain(query));
+    if (quiet) return cli::kOk;
+    if (s.explain) fmt::print("{}", local.explain(query));
     if (s.json) {
-      print_json(query, r, ms, s, index);
+      print_json(query, r, ms, s, local);
     } else {
-      print_text(r, ms, s, index);
+      print_text(r, ms, s, local);
     }
     std::fflush(stdout);
     return cli::kOk;
   } catch (const QuerySyntaxError& e) {
+    if (quiet) return cli::kUsageError;
     cli::print_error(kTool, fmt::format("syntax error at position {}: {}", e.position(), e.what()));
     fmt::print(stderr, "  {}\n  {}^\n", query, std::string(std::min(e.position(), query.size()), ' '));
     return cli::kUsageError;
   }
 }
+
+bool is_blank(const std::string& line) { return line.find_first_not_of(" \t\r\n\f\v") == std::string::npos; }
+
+// The next query line of stdin, without its \r; false at the end.
+bool next_query(std::string& line) {
+  while (std::getline(std::cin, line)) {
+    if (is_blank(line)) continue;
+    if (line.back() == '\r') line.pop_back();
+    return true;
+  }
+  return false;
+}
+
+#ifdef FTS_WITH_MPI
+// Rank 0 reads the queries (mpirun gives stdin to rank 0 alone) and every
+// rank answers each one.
+int answer_distributed(const std::string& dir, const std::string& query, bool from_stdin, const Settings& s) {
+  int argc = 0;
+  char** argv = nullptr;
+  MpiSession mpi(argc, argv);
+  const Comm comm(MPI_COMM_WORLD);
+  try {
+    DistributedIndex index(comm, dir);
+    const bool quiet = !comm.is_root();
+    int status = cli::kOk;
+    std::string text = query;
+    bool more = true;
+    while (index.share_query(text, comm.is_root() && (from_stdin ? next_query(text) : more))) {
+      if (answer(index, index.shard(), text, s, quiet) != cli::kOk) status = cli::kUsageError;
+      more = false;
+    }
+    return status;
+  } catch (const std::exception& e) {
+    if (comm.is_root()) cli::print_error(kTool, e.what());
+    return cli::kRuntimeError;
+  }
+}
+#endif
 
 }  // namespace
 
@@ -142,10 +215,11 @@ int main(int argc, char** argv) {
       "count hits exactly up to N, then a lower bound (N+ hits) and a faster ranking; exact: always exact")(
       "threads", po::value<unsigned>()->default_value(1), "segments searched at once")(
       "count", "print only the number of hits")("json", "one JSON document per query")(
-      "collapse", "keep the best hit of each near-duplicate cluster")("explain", "print the query plan")("stats", "print filter-cache statistics");
+      "collapse", "keep the best hit of each near-duplicate cluster")("explain", "print the query plan")("stats", "print filter-cache statistics")(
+      "distributed", "under mpirun: rank r searches DIR/shard-r of a sharded index, rank 0 prints");
   Settings s;
   std::string dir, query;
-  bool from_stdin = true;
+  bool from_stdin = true, distributed = false;
   try {
     // Query words may start with '-' (`-cat` is a query, not an option): only
     // the long options above (and -h) are options, everything else is query.
@@ -207,6 +281,10 @@ int main(int argc, char** argv) {
     s.explain = vm.count("explain");
     s.stats = vm.count("stats");
     s.color = cli::stdout_is_terminal() && !s.json;
+    distributed = vm.count("distributed") > 0;
+#ifndef FTS_WITH_MPI
+    if (distributed) throw po::error("--distributed needs MPI, and this fts-search was built without it (cmake -DFTS_MPI=ON)");
+#endif
     if (!words.empty()) {
       from_stdin = false;
       for (const auto& w : words) query += (query.empty() ? "" : " ") + w;
@@ -216,15 +294,16 @@ int main(int argc, char** argv) {
     return cli::kUsageError;
   }
 
+#ifdef FTS_WITH_MPI
+  if (distributed) return answer_distributed(dir, query, from_stdin, s);
+#endif
   try {
     Index index = Index::open(dir);
-    if (!from_stdin) return answer(index, query, s);
+    if (!from_stdin) return answer(index, index, query, s);
     int status = cli::kOk;
     std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.find_first_not_of(" \t\r\n\f\v") == std::string::npos) continue;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (answer(index, line, s) != cli::kOk) status = cli::kUsageError;
+    while (next_query(line)) {
+      if (answer(index, index, line, s) != cli::kOk) status = cli::kUsageError;
     }
     return status;
   } catch (const std::bad_alloc&) {
