@@ -8,6 +8,7 @@ packages=(g++ cmake make pkg-config python3 zlib1g-dev libboost-program-options-
   libboost-dev nlohmann-json3-dev python3-pytest wrk chromium libssl-dev
   pybind11-dev python3-pybind11 python3-dev  # the Python module (python/) and its headers
   python3-matplotlib  # bench/report.py's charts
+  libopenmpi-dev openmpi-bin  # the distributed build and search (distributed/, mpirun)
   dpkg-dev file)  # cpack -G DEB: dpkg-shlibdeps finds the packages' dependencies (scripts/package-test.sh)
 # Node and npm for the browser test: Debian's, unless a node is there already.
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)

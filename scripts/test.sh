@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 dir=build-test
-flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFTS_WERROR=ON)
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFTS_WERROR=ON -DFTS_MPI=ON)
 case "${1:-}" in
   --sanitize)
     dir=build-asan
