@@ -125,16 +125,7 @@ struct TestDoc {
   std::string title, url, abstract;  // title without "Wikipedia: "
 };
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out.push_back(c);
-  }
-  return out;
-}
+using test::xml_escape;
 
 std::string doc_xml(const TestDoc& d) {
   return "<doc>\n<title>Wikipedia: " + xml_escape(d.title) + "</title>\n<url>" + xml_escape(d.url) +

@@ -45,22 +45,11 @@ class SharedTempDir {
   std::string path_;
 };
 
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out.push_back(c);
-  }
-  return out;
-}
-
 std::string dump_of(const std::vector<Document>& docs) {
   std::string out = "<feed>\n";
   for (const Document& d : docs) {
-    out += "<doc><title>Wikipedia: " + escaped(d.title) + "</title><url>" + escaped(d.url) + "</url><abstract>" +
-           escaped(d.abstract) + "</abstract><links></links></doc>\n";
+    out += "<doc><title>Wikipedia: " + test::xml_escape(d.title) + "</title><url>" + test::xml_escape(d.url) + "</url><abstract>" +
+           test::xml_escape(d.abstract) + "</abstract><links></links></doc>\n";
   }
   return out + "</feed>\n";
 }

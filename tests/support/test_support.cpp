@@ -124,4 +124,20 @@ void write_file(const std::string& path, const std::string& content) {
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace fts::test

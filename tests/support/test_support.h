@@ -36,6 +36,8 @@ struct CommandResult {
 CommandResult run(const std::vector<std::string>& argv, const std::string& stdin_text = "");
 
 std::string read_file(const std::string& path);
+// s with &, < and > escaped, for the text of a dump's elements.
+std::string xml_escape(const std::string& s);
 void write_file(const std::string& path, const std::string& content);
 
 }  // namespace fts::test
