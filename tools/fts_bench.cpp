@@ -114,103 +114,101 @@ int bench(const Searchable& index, const Settings& set, bool root, Share&& share
   const unsigned threads = set.threads;
   const int reps = set.reps, warmup = set.warmup;
   const double warmup_s = set.warmup_s;
-  {
-    const Mode run_mode = mode == "count" ? Mode::kCount : mode == "top10" ? Mode::kTop10 : Mode::kTop10Fast;
-    const bool top10 = run_mode != Mode::kCount;
-    const std::string mode_name = collapse ? mode + "+collapse" : mode;
-    std::string lines;
-    if (root) {
-      for (const auto& text : read_queries(set.file)) lines += text + "\n";
-    }
-    share(lines);
-    std::vector<BenchQuery> queries;
-    std::vector<std::string> texts;
-    for (size_t at = 0; at < lines.size();) {
-      const size_t nl = lines.find('\n', at);
-      texts.push_back(lines.substr(at, nl - at));
-      at = nl + 1;
-    }
-    for (auto& text : texts) {
-      BenchQuery q;
-      q.text = std::move(text);
-      try {
-        q.query = index.parse(q.text);  // parsing and analysis are not timed
-      } catch (const QuerySyntaxError& e) {
-        q.error = e.what();
-      }
-      queries.push_back(std::move(q));
-    }
-    int passes = 0;
-    double start = cli::now_seconds();
-    auto more_warmup = [&] {
-      std::string go = root && (passes < warmup || cli::now_seconds() - start < warmup_s) ? "1" : "0";
-      share(go);
-      return go == "1";
-    };
-    while (more_warmup()) {
-      for (auto& q : queries) {
-        if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse, threads);
-      }
-      ++passes;
-      if (queries.empty()) break;
-    }
-    std::vector<double> medians;
-    size_t errors = 0;
-    auto print = [root](const cli::Json& j) {
-      if (!root) return;
-      const std::string line = cli::json_line(j);
-      std::fwrite(line.data(), 1, line.size(), stdout);
-    };
-    for (auto& q : queries) {
-      cli::Json out = {{"engine", "fts"}, {"mode", mode_name}, {"query", q.text}};
-      if (!q.query) {
-        ++errors;
-        out["hits"] = nullptr;
-        out[top10 ? "top" : "docs_sha1"] = nullptr;
-        out["latency_us"] = nullptr;
-        out["error"] = q.error;
-        print(out);
-        continue;
-      }
-      double latency = 0;
-      q.hits = 0;
-      q.ids.clear();
-      if (!q.query->matches_nothing()) {
-        for (int r = 0; r < reps; ++r) {
-          double t0 = cli::now_seconds();
-          execute(index, q, run_mode, collapse, threads);
-          q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
-        }
-        latency = median(q.latencies_us);
-      }
-      medians.push_back(latency);
-      out["hits"] = q.hits;
-      if (collapse) out["collapsed_hits"] = q.collapsed_hits;
-      if (top10) {
-        if (run_mode == Mode::kTop10Fast) out["hits_relation"] = q.exact ? "eq" : "gte";
-        out["top"] = q.ids;
-      } else {
-        out["docs_sha1"] = cli::docs_sha1(q.ids);
-      }
-      out["latency_us"] = cli::rounded(latency, 3);
-      out["error"] = nullptr;
-      print(out);
-    }
-    std::vector<double> sorted = medians;
-    std::sort(sorted.begin(), sorted.end());
-    double total = 0;
-    for (double m : medians) total += m;
-    print({{"engine", "fts"},
-           {"mode", mode_name},
-           {"queries", queries.size()},
-           {"errors", errors},
-           {"reps", reps},
-           {"warmup_passes", passes},
-           {"total_latency_us", cli::rounded(total, 3)},
-           {"p50_us", cli::rounded(nearest_rank(sorted, 50), 3)},
-           {"p95_us", cli::rounded(nearest_rank(sorted, 95), 3)}});
-    return cli::kOk;
+  const Mode run_mode = mode == "count" ? Mode::kCount : mode == "top10" ? Mode::kTop10 : Mode::kTop10Fast;
+  const bool top10 = run_mode != Mode::kCount;
+  const std::string mode_name = collapse ? mode + "+collapse" : mode;
+  std::string lines;
+  if (root) {
+    for (const auto& text : read_queries(set.file)) lines += text + "\n";
   }
+  share(lines);
+  std::vector<BenchQuery> queries;
+  std::vector<std::string> texts;
+  for (size_t at = 0; at < lines.size();) {
+    const size_t nl = lines.find('\n', at);
+    texts.push_back(lines.substr(at, nl - at));
+    at = nl + 1;
+  }
+  for (auto& text : texts) {
+    BenchQuery q;
+    q.text = std::move(text);
+    try {
+      q.query = index.parse(q.text);  // parsing and analysis are not timed
+    } catch (const QuerySyntaxError& e) {
+      q.error = e.what();
+    }
+    queries.push_back(std::move(q));
+  }
+  int passes = 0;
+  double start = cli::now_seconds();
+  auto more_warmup = [&] {
+    std::string go = root && (passes < warmup || cli::now_seconds() - start < warmup_s) ? "1" : "0";
+    share(go);
+    return go == "1";
+  };
+  while (more_warmup()) {
+    for (auto& q : queries) {
+      if (q.query && !q.query->matches_nothing()) execute(index, q, run_mode, collapse, threads);
+    }
+    ++passes;
+    if (queries.empty()) break;
+  }
+  std::vector<double> medians;
+  size_t errors = 0;
+  auto print = [root](const cli::Json& j) {
+    if (!root) return;
+    const std::string line = cli::json_line(j);
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  };
+  for (auto& q : queries) {
+    cli::Json out = {{"engine", "fts"}, {"mode", mode_name}, {"query", q.text}};
+    if (!q.query) {
+      ++errors;
+      out["hits"] = nullptr;
+      out[top10 ? "top" : "docs_sha1"] = nullptr;
+      out["latency_us"] = nullptr;
+      out["error"] = q.error;
+      print(out);
+      continue;
+    }
+    double latency = 0;
+    q.hits = 0;
+    q.ids.clear();
+    if (!q.query->matches_nothing()) {
+      for (int r = 0; r < reps; ++r) {
+        double t0 = cli::now_seconds();
+        execute(index, q, run_mode, collapse, threads);
+        q.latencies_us.push_back((cli::now_seconds() - t0) * 1e6);
+      }
+      latency = median(q.latencies_us);
+    }
+    medians.push_back(latency);
+    out["hits"] = q.hits;
+    if (collapse) out["collapsed_hits"] = q.collapsed_hits;
+    if (top10) {
+      if (run_mode == Mode::kTop10Fast) out["hits_relation"] = q.exact ? "eq" : "gte";
+      out["top"] = q.ids;
+    } else {
+      out["docs_sha1"] = cli::docs_sha1(q.ids);
+    }
+    out["latency_us"] = cli::rounded(latency, 3);
+    out["error"] = nullptr;
+    print(out);
+  }
+  std::vector<double> sorted = medians;
+  std::sort(sorted.begin(), sorted.end());
+  double total = 0;
+  for (double m : medians) total += m;
+  print({{"engine", "fts"},
+         {"mode", mode_name},
+         {"queries", queries.size()},
+         {"errors", errors},
+         {"reps", reps},
+         {"warmup_passes", passes},
+         {"total_latency_us", cli::rounded(total, 3)},
+         {"p50_us", cli::rounded(nearest_rank(sorted, 50), 3)},
+         {"p95_us", cli::rounded(nearest_rank(sorted, 95), 3)}});
+  return cli::kOk;
 }
 
 }  // namespace
@@ -227,12 +225,9 @@ int main(int argc, char** argv) {
       "collapse", "top10 modes: collapse near-duplicates (SearchOptions::collapse)")(
       "threads", po::value<unsigned>()->default_value(1), "segments searched at once per query")(
       "distributed", "under mpirun: rank r searches DIR/shard-r of a sharded index, rank 0 times and prints");
-  std::string dir, file, mode;
-  int reps = 10, warmup = 1;
-  double warmup_s = 2;
+  Settings set;
+  std::string dir;
   size_t cache_mb = 0;
-  bool collapse = false;
-  unsigned threads = 1;
   bool distributed = false;
   try {
     po::variables_map vm;
@@ -244,19 +239,19 @@ int main(int argc, char** argv) {
     }
     if (!vm.count("index") || !vm.count("queries")) throw po::error("--index and --queries are required");
     dir = vm["index"].as<std::string>();
-    file = vm["queries"].as<std::string>();
-    mode = vm["mode"].as<std::string>();
-    reps = vm["reps"].as<int>();
-    warmup = vm["warmup"].as<int>();
-    warmup_s = vm["warmup-s"].as<double>();
+    set.file = vm["queries"].as<std::string>();
+    set.mode = vm["mode"].as<std::string>();
+    set.reps = vm["reps"].as<int>();
+    set.warmup = vm["warmup"].as<int>();
+    set.warmup_s = vm["warmup-s"].as<double>();
     cache_mb = vm["cache-mb"].as<size_t>();
-    collapse = vm.count("collapse") > 0;
-    if (collapse && mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
-    threads = vm["threads"].as<unsigned>();
-    if (mode != "count" && mode != "top10" && mode != "top10-fast")
+    set.collapse = vm.count("collapse") > 0;
+    if (set.collapse && set.mode == "count") throw po::error("--collapse needs --mode top10 or top10-fast");
+    set.threads = vm["threads"].as<unsigned>();
+    if (set.mode != "count" && set.mode != "top10" && set.mode != "top10-fast")
       throw po::error("--mode takes count, top10 or top10-fast");
-    if (reps < 1 || warmup < 0 || warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
-    if (threads < 1) throw po::error("--threads must be at least 1");
+    if (set.reps < 1 || set.warmup < 0 || set.warmup_s < 0) throw po::error("--reps must be >= 1, warm-ups >= 0");
+    if (set.threads < 1) throw po::error("--threads must be at least 1");
     distributed = vm.count("distributed") > 0;
 #ifndef FTS_WITH_MPI
     if (distributed) throw po::error("--distributed needs MPI, and this fts-bench was built without it (cmake -DFTS_MPI=ON)");
@@ -267,14 +262,6 @@ int main(int argc, char** argv) {
   }
 
   try {
-    Settings set;
-    set.file = file;
-    set.mode = mode;
-    set.reps = reps;
-    set.warmup = warmup;
-    set.warmup_s = warmup_s;
-    set.collapse = collapse;
-    set.threads = threads;
     if (distributed) {
 #ifdef FTS_WITH_MPI
       int no_argc = 0;
