@@ -254,6 +254,7 @@ std::vector<DocId> DistributedIndex::matching_docs(const Query& query, const Sea
   std::vector<DocId> out;
   for (const std::string& part : comm_.gather(bytes)) {  // rank order: ascending ids
     const size_t n = part.size() / 4;
+    if (n == 0) continue;  // out.data() may be null then
     const size_t at = out.size();
     out.resize(at + n);
     std::memcpy(out.data() + at, part.data(), part.size());
