@@ -108,6 +108,14 @@ DistributedIndex::DistributedIndex(const Comm& comm, const std::string& dir, siz
     base_ = all[comm_.rank()];
     shard_ = Index::open(dir + "/" + shard_name(comm_.rank()), cache_bytes);
   });
+  // The doc count and field lengths of all the shards: the same for every
+  // query of this snapshot, summed once.
+  const CollectionStats mine = local_stats(InternalAccess::reader(*shard_), {});
+  std::vector<uint64_t> sums{mine.doc_count};
+  sums.insert(sums.end(), mine.total_length.begin(), mine.total_length.end());
+  comm_.sum(sums);
+  totals_.doc_count = sums[0];
+  for (int f = 0; f < kFieldCount; ++f) totals_.total_length[f] = sums[1 + f];
 }
 
 bool DistributedIndex::share_query(std::string& text, bool more) const {
@@ -120,18 +128,14 @@ bool DistributedIndex::share_query(std::string& text, bool more) const {
 
 Results DistributedIndex::search(const Query& query, const SearchOptions& options) const {
   const QueryNode* root = InternalAccess::root(query);
-  // 2. Global statistics: doc count and field lengths, then each term's df.
+  // 2. Global statistics: the totals summed at open, and each leaf term's df.
   const std::vector<FieldTerm> terms = leaf_terms(root);
-  const CollectionStats local = local_stats(InternalAccess::reader(*shard_), terms);
-  std::vector<uint64_t> sums;
-  sums.push_back(local.doc_count);
-  for (uint64_t l : local.total_length) sums.push_back(l);
-  for (const auto& t : terms) sums.push_back(local.doc_freq.at(t));
-  comm_.sum(sums);
-  CollectionStats global;
-  global.doc_count = sums[0];
-  for (int f = 0; f < kFieldCount; ++f) global.total_length[f] = sums[1 + f];
-  for (size_t i = 0; i < terms.size(); ++i) global.doc_freq[terms[i]] = sums[1 + kFieldCount + i];
+  const IndexReader& reader = InternalAccess::reader(*shard_);
+  std::vector<uint64_t> dfs;
+  for (const auto& [field, term] : terms) dfs.push_back(reader.doc_freq(field, term));
+  comm_.sum(dfs);
+  CollectionStats global = totals_;
+  for (size_t i = 0; i < terms.size(); ++i) global.doc_freq[terms[i]] = dfs[i];
 
   // 3. The local best offset + limit, with global ids.
   Partial mine;

@@ -32,13 +32,7 @@ std::vector<FieldTerm> leaf_terms(const QueryNode* query) {
 CollectionStats local_stats(const IndexReader& index, const std::vector<FieldTerm>& terms) {
   CollectionStats stats;
   stats.doc_count = index.doc_count();
-  for (int f = 0; f < kFieldCount; ++f) {
-    // average * count gives back the integer sum only approximately: ask
-    // the segments for it.
-    uint64_t total = 0;
-    for (const auto& s : index.segments()) total += s.reader->total_field_length(static_cast<Field>(f));
-    stats.total_length[f] = total;
-  }
+  for (int f = 0; f < kFieldCount; ++f) stats.total_length[f] = index.total_field_length(static_cast<Field>(f));
   for (const auto& [field, term] : terms) stats.doc_freq[FieldTerm(field, term)] = index.doc_freq(field, term);
   return stats;
 }

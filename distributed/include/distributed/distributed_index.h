@@ -2,8 +2,8 @@
 // sharded index, and the ranks answer each query as one index over all the
 // docs would, to the bit:
 //   1. rank 0's query text is broadcast; every rank parses it alike;
-//   2. the ranks sum the query's term statistics (doc count, field lengths,
-//      each leaf term's doc frequency), so each scores with the global ones
+//   2. the ranks sum each leaf term's doc frequency (the doc count and field
+//      lengths were summed at open), so each scores with the global ones
 //      (Elasticsearch's dfs_query_then_fetch);
 //   3. each finds its local top offset+limit and counts; rank 0 gathers and
 //      merges them (score, then lower id first);
@@ -16,6 +16,7 @@
 
 #include "distributed/mpi_comm.h"
 #include "engine/fts.h"
+#include "query/collection_stats.h"
 
 namespace fts {
 
@@ -51,6 +52,7 @@ class DistributedIndex {
   Comm comm_;
   std::optional<Index> shard_;
   DocId base_ = 0;
+  CollectionStats totals_;  // doc count and field lengths of all the shards
 };
 
 }  // namespace fts

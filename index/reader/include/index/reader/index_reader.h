@@ -72,6 +72,7 @@ class IndexReader {
 
   // Across all segments, deleted docs included, for BM25.
   uint64_t doc_freq(Field field, std::string_view term) const;
+  uint64_t total_field_length(Field field) const { return total_length_[static_cast<int>(field)]; }
   double average_field_length(Field field) const;
 
   // The segment and local id of a global id, if a segment holds it (live or not).
