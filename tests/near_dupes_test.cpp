@@ -16,6 +16,7 @@
 #include "dump/dump_reader.h"
 #include "engine/fts.h"
 #include "fts/index_writer.h"
+#include "index/format/bloom_filter.h"
 #include "index/writer/near_dupes.h"
 #include "index/writer/simhash.h"
 #include "support/test_support.h"
@@ -66,7 +67,13 @@ std::vector<uint32_t> brute_clusters(const std::vector<uint64_t>& fps, unsigned 
 void expect_banded_finds_every_pair(const std::vector<uint64_t>& fps, unsigned k, const std::string& what) {
   const std::set<Pair> brute = brute_pairs(fps, k);
   EXPECT_EQ(banded_pairs(fps, k), brute) << what << ", distance " << k;
-  EXPECT_EQ(cluster_fingerprints(fps, k), brute_clusters(fps, k)) << what << ", distance " << k;
+  const std::vector<uint32_t> clusters = brute_clusters(fps, k);
+  EXPECT_EQ(cluster_fingerprints(fps, k), clusters) << what << ", distance " << k;
+  // Every layout of the tables, from one block of key (the plain banding)
+  // to the permuted tables of 10^6 docs and more.
+  for (unsigned blocks = k + 1; blocks <= std::min(k + 4, 64u); ++blocks) {
+    EXPECT_EQ(cluster_fingerprints(fps, k, blocks), clusters) << what << ", distance " << k << ", " << blocks << " blocks";
+  }
   std::printf("%s, distance %u: %zu pairs within distance, all found\n", what.c_str(), k, brute.size());
 }
 
@@ -95,6 +102,63 @@ TEST(NearDupes, BandedSearchMissesNothingOnRandomFingerprints) {
   for (unsigned k : {0u, 1u, 3u, 4u, 6u, 10u, 15u}) {
     expect_banded_finds_every_pair(planted_fingerprints(rng, 120, k + 3), k, "random families");
   }
+}
+
+// On 200,000 fingerprints, too many for brute force, the permuted tables
+// (m - k blocks of key) must find the clusters of the plain banding (one
+// block of key), itself checked against brute force above.
+TEST(NearDupes, PermutedTablesClusterAsThePlainBanding) {
+  std::mt19937_64 rng(41);
+  std::vector<uint64_t> fps = planted_fingerprints(rng, 2000, 7);
+  while (fps.size() < 200000) fps.push_back(rng() | 1);
+  for (unsigned k : {3u, 4u}) {
+    const std::vector<uint32_t> plain = cluster_fingerprints(fps, k, k + 1);
+    EXPECT_EQ(cluster_fingerprints(fps, k), plain) << "distance " << k;
+    for (unsigned blocks : {k + 2, k + 3}) {
+      EXPECT_EQ(cluster_fingerprints(fps, k, blocks), plain) << "distance " << k << ", " << blocks << " blocks";
+    }
+  }
+  for (size_t n : {size_t{0}, size_t{1}, size_t{300}, size_t{6000000}, size_t{1} << 32}) {
+    for (unsigned k = 0; k <= kMaxDupeDistance; ++k) {
+      const unsigned m = cluster_blocks(n, k);
+      EXPECT_GT(m, k);
+      EXPECT_LE(m, 64u);
+    }
+  }
+  EXPECT_EQ(cluster_blocks(300, 4), 5u);      // a small segment: the fewest tables
+  EXPECT_EQ(cluster_blocks(6000000, 4), 6u);  // the enwiki dump: 15 tables of 21-bit keys
+  EXPECT_THROW(cluster_fingerprints(fps, 4, 4), ArgumentError);
+}
+
+// SimHash by its definition: each distinct term's hash votes +1 or -1 on
+// every bit; a bit is set where the votes are positive.
+uint64_t reference_simhash(const std::vector<std::string>& terms) {
+  std::set<uint64_t> hashes;
+  for (const std::string& t : terms) hashes.insert(bloom_hash(t));
+  int votes[64] = {};
+  for (uint64_t h : hashes) {
+    for (int bit = 0; bit < 64; ++bit) votes[bit] += (h >> bit) & 1 ? 1 : -1;
+  }
+  uint64_t fp = 0;
+  for (int bit = 0; bit < 64; ++bit) fp |= uint64_t(votes[bit] > 0) << bit;
+  return fp == 0 ? 1 : fp;
+}
+
+// The hasher counts votes 8 bits at a time in byte-wide counters that it
+// empties every 255 features: around and past that, and with repeats.
+TEST(NearDupes, SimHashVotesAsItsDefinition) {
+  std::mt19937_64 rng(9);
+  SimHasher hasher;
+  for (size_t n : {1, 2, 3, 40, 254, 255, 256, 510, 511, 1000, 3000}) {
+    std::vector<std::string> terms;
+    for (size_t i = 0; i < n; ++i) terms.push_back("t" + std::to_string(rng() % (2 * n)));
+    std::vector<std::string_view> views(terms.begin(), terms.end());
+    const size_t title = n / 3;
+    EXPECT_EQ(hasher.fingerprint(std::span(views).first(title), std::span(views).subspan(title)),
+              reference_simhash(terms))
+        << n << " terms";
+  }
+  EXPECT_EQ(hasher.fingerprint({}, {}), kNoFingerprint);
 }
 
 std::vector<uint64_t> fingerprints_of(const std::string& dump, size_t limit) {

@@ -1,10 +1,11 @@
 // Near-duplicate clusters by the banding method (Manku, Jain and Das Sarma):
-// with distance k the 64 bits split into k + 1 blocks, so two fingerprints
-// at most k bits apart agree exactly on at least one block (pigeonhole).
-// A table per block, sorted by the block's value, gives the candidates of a
-// fingerprint; each is verified by its Hamming distance. Clusters are the
-// connected components of "within k bits" (single linkage, by union-find),
-// so two docs of one cluster may be further apart than k through others.
+// with distance k the 64 bits split into m > k blocks, so two fingerprints
+// at most k bits apart agree exactly on at least m - k of them
+// (pigeonhole). A table per choice of m - k blocks, sorted by those blocks'
+// bits, holds every such pair in one run of equal keys; each candidate is
+// verified by its Hamming distance. Clusters are the connected components
+// of "within k bits" (single linkage, by union-find), so two docs of one
+// cluster may be further apart than k through others.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,9 @@ inline unsigned hamming(uint64_t a, uint64_t b) {
   return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
 }
 
-// The tables of a set of fingerprints (kNoFingerprint entries left out).
+// The k + 1 tables of one block each of a set of fingerprints
+// (kNoFingerprint entries left out), kept to look fingerprints up in: the
+// fewest tables, for the memory of a writer that keeps them between commits.
 // Holds a view of the fingerprints: they must outlive it.
 class BandedTable {
  public:
@@ -37,12 +40,6 @@ class BandedTable {
   // more than once: one per block they agree on).
   template <class Visit>
   void for_each_near(uint64_t fp, Visit&& visit) const;
-  // visit(i, j) for enough pairs within distance that their union connects
-  // every cluster: all pairs, except that of docs with equal fingerprints
-  // only the first is paired with the others.
-  template <class Visit>
-  void for_each_linking_pair(Visit&& visit) const;
-
  private:
   uint64_t block(uint64_t fp, unsigned b) const { return (fp >> shift_[b]) & mask_[b]; }
   // The entries of table b whose block equals value.
@@ -56,7 +53,20 @@ class BandedTable {
 };
 
 // The smallest index of each fingerprint's cluster (its own for none).
-std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance);
+// blocks: m, from distance + 1 to 64 (0: chosen for the count, see
+// cluster_blocks).
+std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
+                                           unsigned blocks = 0);
+
+// The blocks that cluster n fingerprints at distance k in the least time,
+// by a model: with m blocks there are C(m, m - k) tables, each a pass over
+// the n fingerprints, keyed on about 64 (m - k) / m bits, so that spread
+// fingerprints meet about n^2 / 2^(key bits + 1) others in their runs.
+// k + 1 blocks suit up to about 10^5 docs; beyond, runs of 2^12 keys hold
+// hundreds of docs each and the distances grow as n^2, which more,
+// longer-keyed tables avoid (k = 4 at 6M docs: 15 tables of 21-bit keys
+// compute about 10^8 distances where 5 tables of 12 bits compute 10^10).
+unsigned cluster_blocks(size_t n, unsigned k);
 
 // A segment with cluster ids that a new one's docs are looked up in, with
 // the tables of its fingerprints.
@@ -91,30 +101,6 @@ void BandedTable::for_each_near(uint64_t fp, Visit&& visit) const {
     auto [first, last] = run(b, block(fp, b));
     for (const uint32_t* it = first; it != last; ++it) {
       if (hamming(fp, fps_[*it]) <= distance_) visit(*it);
-    }
-  }
-}
-
-template <class Visit>
-void BandedTable::for_each_linking_pair(Visit&& visit) const {
-  for (unsigned b = 0; b < tables_.size(); ++b) {
-    const std::vector<uint32_t>& t = tables_[b];
-    for (size_t begin = 0, end = 0; begin < t.size(); begin = end) {
-      const uint64_t value = block(fps_[t[begin]], b);
-      end = begin + 1;
-      while (end < t.size() && block(fps_[t[end]], b) == value) ++end;
-      // Within the run: equal fingerprints are adjacent; pair each with the
-      // first of its kind, then compare the kinds pairwise.
-      for (size_t i = begin; i < end;) {
-        size_t same = i + 1;
-        for (; same < end && fps_[t[same]] == fps_[t[i]]; ++same) visit(t[i], t[same]);
-        for (size_t j = same; j < end;) {
-          if (hamming(fps_[t[i]], fps_[t[j]]) <= distance_) visit(t[i], t[j]);
-          const uint64_t kind = fps_[t[j]];
-          while (j < end && fps_[t[j]] == kind) ++j;
-        }
-        i = same;
-      }
     }
   }
 }
