@@ -29,6 +29,7 @@
 #include "index/reader/index_reader.h"
 #include "index/writer/cluster_assigner.h"
 #include "index/writer/segment_writer.h"
+#include "index/writer/simhash.h"
 
 namespace fts {
 
@@ -42,21 +43,32 @@ constexpr size_t kAnalyzedChunkBytes = 256 << 10;
 // segment does too, whichever worker builds it and in whatever order the
 // workers finish.
 // Analyzed docs: their terms back to back in pool, ends[i] where term i
-// ends, and per doc its title's then its abstract's term count.
+// ends, per doc its title's then its abstract's term count, and, with a
+// hasher, its SimHash fingerprint. The fingerprint is taken where the doc
+// is analyzed: with two threads the inverting one is the slower, and
+// fingerprints there took a sixth of its time.
 struct AnalyzedTerms {
   std::string pool;
   std::vector<uint32_t> ends, counts;
+  std::vector<uint64_t> fingerprints;
+  std::vector<std::string_view> views;  // scratch: one doc's terms
 
-  void add(Analyzer& words, const Document& doc) {
+  void add(Analyzer& words, const Document& doc, SimHasher* hasher) {
     auto emit = [&](std::string_view term) {
       pool.append(term);
       ends.push_back(static_cast<uint32_t>(pool.size()));
     };
     const size_t before = ends.size();
     words.for_each_term(doc.title, emit);
-    counts.push_back(static_cast<uint32_t>(ends.size() - before));
+    const size_t title = ends.size() - before;
+    counts.push_back(static_cast<uint32_t>(title));
     words.for_each_term(doc.abstract, emit);
-    counts.push_back(static_cast<uint32_t>(ends.size() - before) - counts.back());
+    counts.push_back(static_cast<uint32_t>(ends.size() - before - title));
+    if (hasher) {
+      views.clear();
+      for (size_t i = before; i < ends.size(); ++i) views.push_back(term(i));
+      fingerprints.push_back(hasher->fingerprint(std::span(views).first(title), std::span(views).subspan(title)));
+    }
   }
   std::string_view term(size_t i) const {
     const uint32_t start = i == 0 ? 0 : ends[i - 1];
@@ -66,6 +78,7 @@ struct AnalyzedTerms {
     pool.clear();
     ends.clear();
     counts.clear();
+    fingerprints.clear();
   }
 };
 
@@ -85,6 +98,7 @@ struct Worker {
   std::unique_ptr<SegmentWriter> segment;
   DocId segment_base = 0;
   AnalyzedTerms scratch;  // one doc's terms, when the chunk comes unanalyzed
+  SimHasher hasher;
   AnalyzedDoc doc;
 };
 
@@ -171,6 +185,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   unsigned inverters() const { return options.threads == 2 ? 1 : options.threads; }
   bool analyze_on_add() const { return options.threads == 2; }
   std::unique_ptr<Analyzer> adding_words;  // when analyze_on_add()
+  SimHasher adding_hasher;
   Chunk filling;
   std::vector<SegmentInfo> flushed;  // in the order workers finish them
   std::atomic<uint64_t> next_segment = 0;
@@ -257,7 +272,7 @@ struct FTS_LOCAL IndexWriter::Impl {
         next_term += title_count + abstract_count;
       } else {
         w.scratch.clear();
-        w.scratch.add(w.words, doc);
+        w.scratch.add(w.words, doc, options.near_dupes ? &w.hasher : nullptr);
         terms = &w.scratch;
         first = 0;
         title_count = w.scratch.counts[0];
@@ -267,6 +282,7 @@ struct FTS_LOCAL IndexWriter::Impl {
       ad.abstract_terms.clear();
       for (size_t t = 0; t < title_count; ++t) ad.title_terms.push_back(terms->term(first + t));
       for (size_t t = 0; t < abstract_count; ++t) ad.abstract_terms.push_back(terms->term(first + title_count + t));
+      if (options.near_dupes) ad.fingerprint = analyzed ? chunk.terms.fingerprints[i] : w.scratch.fingerprints[0];
       ad.title = std::move(doc.title);
       ad.url = std::move(doc.url);
       ad.abstract = std::move(doc.abstract);
@@ -363,7 +379,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   DocId add(Document&& doc) {
     if (next_id >= kNoMoreDocs - 1) throw IndexError(dir, "too many documents for one index");
     filling.bytes += doc.title.size() + doc.url.size() + doc.abstract.size();
-    if (adding_words) filling.terms.add(*adding_words, doc);
+    if (adding_words) filling.terms.add(*adding_words, doc, options.near_dupes ? &adding_hasher : nullptr);
     filling.docs.push_back(std::move(doc));
     ++docs_added;
     ++added_since_commit;

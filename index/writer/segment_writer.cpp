@@ -164,7 +164,7 @@ void SegmentWriter::add(const AnalyzedDoc& doc) {
   inverter_.add(doc);
   docs_->add(doc.title, doc.url, doc.abstract);
   urls_.add(doc.url);
-  if (fingerprinted_) fingerprints_.push_back(simhash_.fingerprint(doc.title_terms, doc.abstract_terms));
+  if (fingerprinted_) fingerprints_.push_back(doc.fingerprint);
 }
 
 SegmentInfo SegmentWriter::finish() {

@@ -15,9 +15,11 @@
 namespace fts {
 
 // One analyzed document: its terms per field, in token order, as views into
-// a batch's term pool; plus the fields to store.
+// a batch's term pool; its SimHash fingerprint (simhash.h), where the
+// segment keeps fingerprints; plus the fields to store.
 struct AnalyzedDoc {
   std::vector<std::string_view> title_terms, abstract_terms;
+  uint64_t fingerprint = 0;
   std::string title, url, abstract;
 };
 

@@ -12,14 +12,13 @@
 #include "index/format/manifest.h"
 #include "index/format/url_table.h"
 #include "index/writer/inverter.h"
-#include "index/writer/simhash.h"
 #include "index/reader/index_reader.h"
 
 namespace fts {
 
 class SegmentWriter {
  public:
-  // With fingerprints, also NAME.sim (the docs' SimHash fingerprints).
+  // With fingerprints, also NAME.sim: each added doc's AnalyzedDoc::fingerprint.
   SegmentWriter(std::string dir, std::string name, bool fingerprints = false);
   ~SegmentWriter();
   void add(const AnalyzedDoc& doc);
@@ -35,7 +34,6 @@ class SegmentWriter {
   std::unique_ptr<DocStoreWriter> docs_;
   UrlTableWriter urls_;
   bool fingerprinted_;
-  SimHasher simhash_;
   std::vector<uint64_t> fingerprints_;
 };
 
