@@ -388,6 +388,24 @@ TEST(NearDupes, CollapseAcrossSegmentsDeletesAndMerges) {
   };
   check_all("six commits");
   {
+    // Each segment's ids are what its commit gave it looking its docs up in
+    // the segments before: the same with the tables of every layout.
+    Index index = Index::open(path);
+    const auto& segments = InternalAccess::reader(index).segments();
+    ASSERT_EQ(segments.size(), 6u);
+    for (size_t i = 1; i < segments.size(); ++i) {
+      std::vector<const IndexReader::Segment*> known;
+      for (size_t j = 0; j < i; ++j) known.push_back(&segments[j]);
+      const IndexReader::Segment* fresh[] = {&segments[i]};
+      std::vector<DocId> stored;
+      for (DocId d = 0; d < segments[i].reader->doc_count(); ++d) stored.push_back(segments[i].cluster(d));
+      for (unsigned blocks = options.dupe_distance + 1; blocks <= options.dupe_distance + 3; ++blocks) {
+        EXPECT_EQ(cluster_ids_of(fresh, known, options.dupe_distance, blocks)[0], stored)
+            << "segment " << i << ", " << blocks << " blocks";
+      }
+    }
+  }
+  {
     Index index = Index::open(path);
     // The unchanged members of a family (two in six) are identical: one cluster across segments.
     const Results r = index.search("family", {.limit = 100, .collapse = true});

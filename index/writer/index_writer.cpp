@@ -190,7 +190,6 @@ struct FTS_LOCAL IndexWriter::Impl {
   std::vector<SegmentInfo> flushed;  // in the order workers finish them
   std::atomic<uint64_t> next_segment = 0;
   std::unique_ptr<Worker> inline_worker;
-  ClusterAssigner clusters;
 
   std::vector<std::thread> threads;
   std::mutex mu;
@@ -642,7 +641,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     {
       std::vector<IndexReader::Segment*> clustered;
       for (auto& w : segs) clustered.push_back(&w.segment);
-      clusters.assign(dir, clustered, options.dupe_distance);
+      assign_cluster_ids(dir, clustered, options.dupe_distance);
     }
     for (auto& w : segs) {
       if (w.changed) {

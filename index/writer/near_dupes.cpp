@@ -66,12 +66,13 @@ std::pair<const uint32_t*, const uint32_t*> BandedTable::run(unsigned b, uint64_
   return {t.data() + (first - t.begin()), t.data() + (last - t.begin())};
 }
 
-unsigned cluster_blocks(size_t n, unsigned k) {
-  // A table's pass (permute, sort, scan) costs about as much per
-  // fingerprint as this many distances in a run (measured on the 1M-doc
-  // dump: 45-50 ns against about 3 ns).
-  constexpr double kPassCost = 16;
-  const double docs = static_cast<double>(n);
+unsigned cluster_blocks(size_t n, unsigned k, size_t known) {
+  // A fresh fingerprint's pass through a table (permute, sort, scan) costs
+  // about as much as this many distances in a run (measured on the 1M-doc
+  // dump: 45-50 ns against about 3 ns), a known one's (permute, look up)
+  // about a quarter of it.
+  constexpr double kPassCost = 16, kLookupCost = 4;
+  const double fresh = static_cast<double>(n), old = static_cast<double>(known);
   unsigned best = k + 1;
   double best_cost = 0;
   for (unsigned m = k + 1; m <= 64; ++m) {
@@ -80,7 +81,8 @@ unsigned cluster_blocks(size_t n, unsigned k) {
     for (unsigned i = 1; i <= t; ++i) tables = tables * (k + i) / i;
     if (tables > 256) break;  // C(m, m - k) only grows with m
     const double key_bits = std::floor(64.0 * t / m);
-    const double cost = tables * (kPassCost * docs + docs * docs / std::exp2(key_bits + 1));
+    const double compared = (fresh * fresh / 2 + fresh * old) / std::exp2(key_bits);
+    const double cost = tables * (kPassCost * fresh + kLookupCost * old + compared);
     if (m == k + 1 || cost < best_cost) best = m, best_cost = cost;
   }
   return best;
@@ -118,6 +120,12 @@ class PermutedTable {
 
   unsigned key_bits() const { return key_bits_; }
 
+  uint64_t permute(uint64_t fp) const {
+    uint64_t out = 0;
+    for (const Move& m : moves_) out |= ((fp >> m.from) & m.mask) << m.to;
+    return out;
+  }
+
   // Fills entries with the present fingerprints sorted by (bits, index):
   // by their top 11 bits, then each such bucket by the next 11 through
   // scratch, then what is left of a sub-bucket by comparison. Every pass
@@ -150,12 +158,6 @@ class PermutedTable {
     unsigned from, to;
     uint64_t mask;
   };
-
-  uint64_t permute(uint64_t fp) const {
-    uint64_t out = 0;
-    for (const Move& m : moves_) out |= ((fp >> m.from) & m.mask) << m.to;
-    return out;
-  }
 
   static bool before(const Entry& x, const Entry& y) { return x.bits != y.bits ? x.bits < y.bits : x.index < y.index; }
 
@@ -213,34 +215,101 @@ void for_each_linking_pair(std::span<const PermutedTable::Entry> e, unsigned key
 
 }  // namespace
 
-std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
-                                           unsigned blocks) {
-  if (blocks == 0) blocks = cluster_blocks(fingerprints.size(), distance);
+namespace {
+
+// What a table's sorted entries hold of a key: the entries of each value of
+// its top bits (as many as the entries take to spread out), whose equal
+// keys are adjacent.
+class KeyIndex {
+ public:
+  KeyIndex(std::span<const PermutedTable::Entry> entries, unsigned key_bits)
+      : entries_(entries),
+        key_shift_(64 - key_bits),
+        bucket_shift_(64 - std::max(1u, std::min({key_bits, 24u, static_cast<unsigned>(std::bit_width(entries.size()))}))),
+        first_((size_t{1} << (64 - bucket_shift_)) + 1, 0) {
+    for (const PermutedTable::Entry& e : entries) ++first_[(e.bits >> bucket_shift_) + 1];
+    for (size_t b = 1; b < first_.size(); ++b) first_[b] += first_[b - 1];
+  }
+
+  // visit(index) for each entry with the key of bits within distance of it.
+  template <class Visit>
+  void for_each_near(uint64_t bits, unsigned distance, Visit&& visit) const {
+    const uint64_t bucket = bits >> bucket_shift_, key = bits >> key_shift_;
+    for (uint32_t e = first_[bucket]; e < first_[bucket + 1]; ++e) {
+      if (entries_[e].bits >> key_shift_ == key && hamming(entries_[e].bits, bits) <= distance) {
+        visit(entries_[e].index);
+      }
+    }
+  }
+
+ private:
+  std::span<const PermutedTable::Entry> entries_;
+  unsigned key_shift_, bucket_shift_;
+  std::vector<uint32_t> first_;
+};
+
+struct Clustering {
+  std::vector<uint32_t> root;     // per fingerprint: the smallest index of its cluster
+  std::vector<DocId> known_near;  // per fingerprint: the smallest cluster of a known doc within distance
+};
+
+// Clusters fps and looks them up in the live docs of known segments, a
+// pass through each table for both: the fresh fingerprints sorted, the
+// known ones streamed past them. Nothing is kept between commits, so a
+// commit costs a pass over the index's fingerprints per table (tens of ms
+// at 10^6 docs), not a sort of them.
+Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::Segment* const> known,
+                   unsigned distance, unsigned blocks) {
+  size_t known_count = 0;
+  for (const IndexReader::Segment* s : known) known_count += s->reader->fingerprints().values().size();
+  if (blocks == 0) blocks = cluster_blocks(fps.size(), distance, known_count);
   if (blocks <= distance || blocks > 64) {
     throw ArgumentError("cluster_fingerprints", std::to_string(blocks) + " blocks at distance " + std::to_string(distance));
   }
   std::vector<unsigned> lo;
   for (unsigned b = 0; b <= blocks; ++b) lo.push_back(b * 64 / blocks);
-  const size_t present = static_cast<size_t>(
-      std::count_if(fingerprints.begin(), fingerprints.end(), [](uint64_t fp) { return fp != kNoFingerprint; }));
-  SmallestRoot sets(fingerprints.size());
+  const size_t present =
+      static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [](uint64_t fp) { return fp != kNoFingerprint; }));
+  SmallestRoot sets(fps.size());
+  Clustering out;
+  out.known_near.assign(fps.size(), kNoMoreDocs);
   std::vector<PermutedTable::Entry> entries, scratch;
   // Each choice of blocks - distance key blocks, as a mask: prev_permutation
   // walks them all from the first blocks onwards.
   std::vector<char> key(blocks, 0);
   std::fill(key.begin(), key.begin() + (blocks - distance), 1);
   do {
+    if (present == 0) break;
     const PermutedTable table(lo, key);
-    table.sort(fingerprints, present, entries, scratch);
+    table.sort(fps, present, entries, scratch);
     for_each_linking_pair(entries, table.key_bits(), distance, [&](uint32_t a, uint32_t b) { sets.join(a, b); });
+    if (known.empty()) continue;
+    const KeyIndex index(entries, table.key_bits());
+    for (const IndexReader::Segment* segment : known) {
+      const std::span<const uint64_t> old = segment->reader->fingerprints().values();
+      for (uint32_t c = 0; c < old.size(); ++c) {
+        if (old[c] == kNoFingerprint) continue;
+        index.for_each_near(table.permute(old[c]), distance, [&](uint32_t i) {
+          if (segment->is_live(c)) out.known_near[i] = std::min(out.known_near[i], segment->cluster(c));
+        });
+      }
+    }
   } while (std::prev_permutation(key.begin(), key.end()));
-  std::vector<uint32_t> root(fingerprints.size());
-  for (uint32_t i = 0; i < root.size(); ++i) root[i] = sets.find(i);
-  return root;
+  out.root.resize(fps.size());
+  for (uint32_t i = 0; i < out.root.size(); ++i) out.root[i] = sets.find(i);
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
+                                           unsigned blocks) {
+  return cluster(fingerprints, {}, distance, blocks).root;
 }
 
 std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segment* const> fresh,
-                                               std::span<const ClusteredSegment> others, unsigned distance) {
+                                               std::span<const IndexReader::Segment* const> known, unsigned distance,
+                                               unsigned blocks) {
   // The new docs in id order, deleted ones without a fingerprint.
   std::vector<uint64_t> live;
   std::vector<DocId> id;  // per doc: its global id, then its cluster's
@@ -251,18 +320,11 @@ std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segm
       id.push_back(segment->global(d));
     }
   }
-  const std::vector<uint32_t> root = cluster_fingerprints(live, distance);
+  const Clustering c = cluster(live, known, distance, blocks);
   // A component's id: the smallest of its docs' global ids and of the ids of
   // the older clusters any of them is near.
-  for (size_t i = 0; i < live.size(); ++i) {
-    if (live[i] == kNoFingerprint) continue;
-    for (const ClusteredSegment& other : others) {
-      other.table->for_each_near(live[i], [&](uint32_t c) {
-        if (other.segment->is_live(c)) id[root[i]] = std::min(id[root[i]], other.segment->cluster(c));
-      });
-    }
-  }
-  for (size_t i = 0; i < id.size(); ++i) id[i] = id[root[i]];  // root[i] <= i: its id is final
+  for (size_t i = 0; i < live.size(); ++i) id[c.root[i]] = std::min(id[c.root[i]], c.known_near[i]);
+  for (size_t i = 0; i < id.size(); ++i) id[i] = id[c.root[i]];  // root[i] <= i: its id is final
   std::vector<std::vector<DocId>> out;
   size_t next = 0;
   for (const IndexReader::Segment* segment : fresh) {

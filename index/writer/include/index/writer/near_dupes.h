@@ -28,9 +28,10 @@ inline unsigned hamming(uint64_t a, uint64_t b) {
 }
 
 // The k + 1 tables of one block each of a set of fingerprints
-// (kNoFingerprint entries left out), kept to look fingerprints up in: the
-// fewest tables, for the memory of a writer that keeps them between commits.
-// Holds a view of the fingerprints: they must outlive it.
+// (kNoFingerprint entries left out), to find every fingerprint near a given
+// one: all the pairs within distance of a sample, which `fts-index dupes
+// --measure` counts against brute force. Holds a view of the fingerprints:
+// they must outlive it.
 class BandedTable {
  public:
   BandedTable(std::span<const uint64_t> fingerprints, unsigned distance);
@@ -58,31 +59,27 @@ class BandedTable {
 std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
                                            unsigned blocks = 0);
 
-// The blocks that cluster n fingerprints at distance k in the least time,
-// by a model: with m blocks there are C(m, m - k) tables, each a pass over
-// the n fingerprints, keyed on about 64 (m - k) / m bits, so that spread
-// fingerprints meet about n^2 / 2^(key bits + 1) others in their runs.
-// k + 1 blocks suit up to about 10^5 docs; beyond, runs of 2^12 keys hold
-// hundreds of docs each and the distances grow as n^2, which more,
-// longer-keyed tables avoid (k = 4 at 6M docs: 15 tables of 21-bit keys
-// compute about 10^8 distances where 5 tables of 12 bits compute 10^10).
-unsigned cluster_blocks(size_t n, unsigned k);
-
-// A segment with cluster ids that a new one's docs are looked up in, with
-// the tables of its fingerprints.
-struct ClusteredSegment {
-  const IndexReader::Segment* segment;
-  const BandedTable* table;
-};
+// The blocks that cluster n fingerprints at distance k, and look them up
+// among `known` others, in the least time, by a model: with m blocks there
+// are C(m, m - k) tables, each a pass over the fingerprints, keyed on about
+// 64 (m - k) / m bits, so that spread fingerprints meet about
+// (n^2 / 2 + n known) / 2^(key bits) others in their runs. k + 1 blocks suit
+// up to about 10^5 docs; beyond, runs of 2^12 keys hold hundreds of docs
+// each and the distances grow as n^2, which more, longer-keyed tables
+// avoid (k = 4 at 6M docs: 15 tables of 21-bit keys compute about 10^8
+// distances where 5 tables of 12 bits compute 10^10).
+unsigned cluster_blocks(size_t n, unsigned k, size_t known = 0);
 
 // The cluster ids of the docs of a commit's new segments (see
 // fingerprints.h), one vector per segment: clusters among all their live
 // docs at once, as one segment of them would have, joined to the cluster of
-// any live doc of others within distance; a cluster that reaches several
-// takes the smallest id (theirs are fixed: they stay apart). Deleted docs
-// are their own clusters.
+// any live doc of the known segments (those with cluster ids) within
+// distance; a cluster that reaches several takes the smallest id (theirs
+// are fixed: they stay apart). Deleted docs are their own clusters.
+// blocks as for cluster_fingerprints.
 std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segment* const> fresh,
-                                               std::span<const ClusteredSegment> others, unsigned distance);
+                                               std::span<const IndexReader::Segment* const> known, unsigned distance,
+                                               unsigned blocks = 0);
 
 // The live docs of an index with fingerprints, in id order, with their
 // cluster: as stored, or (recluster) recomputed over all of them at once at
