@@ -145,11 +145,12 @@ uint64_t reference_simhash(const std::vector<std::string>& terms) {
 }
 
 // The hasher counts votes 8 bits at a time in byte-wide counters that it
-// empties every 255 features: around and past that, and with repeats.
+// empties every 255 features, and keeps only the distinct hashes past
+// 65,536: around and past both, and with repeats.
 TEST(NearDupes, SimHashVotesAsItsDefinition) {
   std::mt19937_64 rng(9);
   SimHasher hasher;
-  for (size_t n : {1, 2, 3, 40, 254, 255, 256, 510, 511, 1000, 3000}) {
+  for (size_t n : {1, 2, 3, 40, 254, 255, 256, 510, 511, 1000, 3000, 200000}) {
     std::vector<std::string> terms;
     for (size_t i = 0; i < n; ++i) terms.push_back("t" + std::to_string(rng() % (2 * n)));
     std::vector<std::string_view> views(terms.begin(), terms.end());

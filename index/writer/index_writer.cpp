@@ -51,7 +51,6 @@ struct AnalyzedTerms {
   std::string pool;
   std::vector<uint32_t> ends, counts;
   std::vector<uint64_t> fingerprints;
-  std::vector<std::string_view> views;  // scratch: one doc's terms
 
   void add(Analyzer& words, const Document& doc, SimHasher* hasher) {
     auto emit = [&](std::string_view term) {
@@ -65,9 +64,7 @@ struct AnalyzedTerms {
     words.for_each_term(doc.abstract, emit);
     counts.push_back(static_cast<uint32_t>(ends.size() - before - title));
     if (hasher) {
-      views.clear();
-      for (size_t i = before; i < ends.size(); ++i) views.push_back(term(i));
-      fingerprints.push_back(hasher->fingerprint(std::span(views).first(title), std::span(views).subspan(title)));
+      fingerprints.push_back(hasher->fingerprint(title, ends.size() - before, [&](size_t i) { return term(before + i); }));
     }
   }
   std::string_view term(size_t i) const {

@@ -7,9 +7,10 @@
 
 namespace fts {
 
-namespace {
+uint64_t SimHasher::feature_hash(std::string_view term) { return bloom_hash(term); }
 
-uint64_t mix(uint64_t h) {  // splitmix64's finalizer
+uint64_t SimHasher::shingle_hash(uint64_t previous, uint64_t hash) {
+  uint64_t h = previous * 0x9e3779b97f4a7c15ull ^ hash;  // then splitmix64's finalizer
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ull;
   h ^= h >> 27;
@@ -17,32 +18,16 @@ uint64_t mix(uint64_t h) {  // splitmix64's finalizer
   return h ^ (h >> 31);
 }
 
-void add_features(std::span<const std::string_view> terms, SimHashFeatures features, std::vector<uint64_t>& out) {
-  uint64_t previous = 0;
-  for (size_t i = 0; i < terms.size(); ++i) {
-    const uint64_t h = bloom_hash(terms[i]);
-    if (features == SimHashFeatures::kTerms) {
-      out.push_back(h);
-    } else if (i > 0) {
-      out.push_back(mix(previous * 0x9e3779b97f4a7c15ull ^ h));
-    } else if (terms.size() == 1) {
-      out.push_back(h);  // a one-word field is its own shingle
-    }
-    previous = h;
-  }
-}
-
-}  // namespace
-
-uint64_t SimHasher::fingerprint(std::span<const std::string_view> title_terms,
-                                std::span<const std::string_view> abstract_terms, SimHashFeatures features) {
-  hashes_.clear();
-  add_features(title_terms, features, hashes_);
-  add_features(abstract_terms, features, hashes_);
-  if (hashes_.empty()) return 0;
-  // Distinct features, weight 1: a repeated word does not outvote the rest.
+void SimHasher::compact() {
   std::sort(hashes_.begin(), hashes_.end());
   hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+  compact_at_ = std::max(kCompactAt, 2 * hashes_.size());
+}
+
+uint64_t SimHasher::vote() {
+  if (hashes_.empty()) return 0;
+  // Distinct features, weight 1: a repeated word does not outvote the rest.
+  compact();
   // A bit's votes are positive where more than half the features set it.
   // Ones are counted a byte of the hash at a time: kSpread[v] holds bit j
   // of v in byte j, so one add counts 8 bits into 8 byte-wide counters of
@@ -71,6 +56,7 @@ uint64_t SimHasher::fingerprint(std::span<const std::string_view> title_terms,
   empty_lanes();
   uint64_t fp = 0;
   for (int bit = 0; bit < 64; ++bit) fp |= uint64_t(2 * uint64_t(ones[bit]) > hashes_.size()) << bit;
+  if (hashes_.capacity() > kCompactAt) std::vector<uint64_t>().swap(hashes_);  // a long text's hashes go
   return fp == 0 ? 1 : fp;  // 0 means "no fingerprint"
 }
 
