@@ -114,6 +114,7 @@ TEST(NearDupes, PermutedTablesClusterAsThePlainBanding) {
   for (unsigned k : {3u, 4u}) {
     const std::vector<uint32_t> plain = cluster_fingerprints(fps, k, k + 1);
     EXPECT_EQ(cluster_fingerprints(fps, k), plain) << "distance " << k;
+    EXPECT_EQ(cluster_fingerprints(fps, k, 0, 3), plain) << "distance " << k << ", tables on 3 threads";
     for (unsigned blocks : {k + 2, k + 3}) {
       EXPECT_EQ(cluster_fingerprints(fps, k, blocks), plain) << "distance " << k << ", " << blocks << " blocks";
     }

@@ -6,7 +6,8 @@
 
 namespace fts {
 
-void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance) {
+void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance,
+                        unsigned threads) {
   for (const IndexReader::Segment* s : segments) {
     if (!s->reader->cluster_ids().empty()) {
       distance = s->reader->cluster_ids().distance();  // one distance for the index
@@ -22,7 +23,7 @@ void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment
     }
   }
   if (fresh.empty()) return;
-  const std::vector<std::vector<DocId>> ids = cluster_ids_of(fresh, known, distance);
+  const std::vector<std::vector<DocId>> ids = cluster_ids_of(fresh, known, distance, 0, threads);
   size_t next = 0;
   for (IndexReader::Segment* s : segments) {
     if (next == fresh.size() || s != fresh[next]) continue;

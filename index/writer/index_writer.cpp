@@ -638,7 +638,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     {
       std::vector<IndexReader::Segment*> clustered;
       for (auto& w : segs) clustered.push_back(&w.segment);
-      assign_cluster_ids(dir, clustered, options.dupe_distance);
+      assign_cluster_ids(dir, clustered, options.dupe_distance, options.threads);
     }
     for (auto& w : segs) {
       if (w.changed) {

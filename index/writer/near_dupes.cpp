@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 
 #include <string>
 
 #include "fts/errors.h"
+#include "util/parallel_for.h"
 
 namespace fts {
 
@@ -257,9 +259,11 @@ struct Clustering {
 // pass through each table for both: the fresh fingerprints sorted, the
 // known ones streamed past them. Nothing is kept between commits, so a
 // commit costs a pass over the index's fingerprints per table (tens of ms
-// at 10^6 docs), not a sort of them.
+// at 10^6 docs), not a sort of them. The tables are independent: up to
+// `threads` are sorted and scanned at once, each in buffers of its own,
+// and only the pairs they find meet under a lock.
 Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::Segment* const> known,
-                   unsigned distance, unsigned blocks) {
+                   unsigned distance, unsigned blocks, unsigned threads) {
   size_t known_count = 0;
   for (const IndexReader::Segment* s : known) known_count += s->reader->fingerprints().values().size();
   if (blocks == 0) blocks = cluster_blocks(fps.size(), distance, known_count);
@@ -270,31 +274,41 @@ Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::S
   for (unsigned b = 0; b <= blocks; ++b) lo.push_back(b * 64 / blocks);
   const size_t present =
       static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [](uint64_t fp) { return fp != kNoFingerprint; }));
+  // Each choice of blocks - distance key blocks, as a mask: prev_permutation
+  // walks them all from the first blocks onwards.
+  std::vector<std::vector<char>> keys;
+  std::vector<char> key(blocks, 0);
+  std::fill(key.begin(), key.begin() + (blocks - distance), 1);
+  do keys.push_back(key);
+  while (std::prev_permutation(key.begin(), key.end()));
+
   SmallestRoot sets(fps.size());
   Clustering out;
   out.known_near.assign(fps.size(), kNoMoreDocs);
-  std::vector<PermutedTable::Entry> entries, scratch;
-  // Each choice of blocks - distance key blocks, as a mask: prev_permutation
-  // walks them all from the first blocks onwards.
-  std::vector<char> key(blocks, 0);
-  std::fill(key.begin(), key.begin() + (blocks - distance), 1);
-  do {
-    if (present == 0) break;
-    const PermutedTable table(lo, key);
+  std::mutex mu;  // over sets and out
+  auto table_pass = [&](size_t t) {
+    const PermutedTable table(lo, keys[t]);
+    std::vector<PermutedTable::Entry> entries, scratch;
     table.sort(fps, present, entries, scratch);
-    for_each_linking_pair(entries, table.key_bits(), distance, [&](uint32_t a, uint32_t b) { sets.join(a, b); });
-    if (known.empty()) continue;
+    for_each_linking_pair(entries, table.key_bits(), distance, [&](uint32_t a, uint32_t b) {
+      std::lock_guard lock(mu);
+      sets.join(a, b);
+    });
+    if (known.empty()) return;
     const KeyIndex index(entries, table.key_bits());
     for (const IndexReader::Segment* segment : known) {
       const std::span<const uint64_t> old = segment->reader->fingerprints().values();
       for (uint32_t c = 0; c < old.size(); ++c) {
         if (old[c] == kNoFingerprint) continue;
         index.for_each_near(table.permute(old[c]), distance, [&](uint32_t i) {
-          if (segment->is_live(c)) out.known_near[i] = std::min(out.known_near[i], segment->cluster(c));
+          if (!segment->is_live(c)) return;
+          std::lock_guard lock(mu);
+          out.known_near[i] = std::min(out.known_near[i], segment->cluster(c));
         });
       }
     }
-  } while (std::prev_permutation(key.begin(), key.end()));
+  };
+  if (present > 0) parallel_for(keys.size(), std::max(1u, threads), table_pass);
   out.root.resize(fps.size());
   for (uint32_t i = 0; i < out.root.size(); ++i) out.root[i] = sets.find(i);
   return out;
@@ -303,13 +317,13 @@ Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::S
 }  // namespace
 
 std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
-                                           unsigned blocks) {
-  return cluster(fingerprints, {}, distance, blocks).root;
+                                           unsigned blocks, unsigned threads) {
+  return cluster(fingerprints, {}, distance, blocks, threads).root;
 }
 
 std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segment* const> fresh,
                                                std::span<const IndexReader::Segment* const> known, unsigned distance,
-                                               unsigned blocks) {
+                                               unsigned blocks, unsigned threads) {
   // The new docs in id order, deleted ones without a fingerprint.
   std::vector<uint64_t> live;
   std::vector<DocId> id;  // per doc: its global id, then its cluster's
@@ -320,7 +334,7 @@ std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segm
       id.push_back(segment->global(d));
     }
   }
-  const Clustering c = cluster(live, known, distance, blocks);
+  const Clustering c = cluster(live, known, distance, blocks, threads);
   // A component's id: the smallest of its docs' global ids and of the ids of
   // the older clusters any of them is near.
   for (size_t i = 0; i < live.size(); ++i) id[c.root[i]] = std::min(id[c.root[i]], c.known_near[i]);

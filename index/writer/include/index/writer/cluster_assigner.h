@@ -15,7 +15,8 @@ namespace fts {
 // segments: the commit's, in id order. Those with fingerprints and no
 // cluster ids get them (written to DIR/NAME.dup, the segment's reader
 // reopened with them), at the distance of the segments that have them,
-// else at distance. Throws IoError or IndexError.
-void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance);
+// else at distance, on up to `threads` threads. Throws IoError or IndexError.
+void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance,
+                        unsigned threads);
 
 }  // namespace fts

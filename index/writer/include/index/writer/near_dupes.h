@@ -55,9 +55,9 @@ class BandedTable {
 
 // The smallest index of each fingerprint's cluster (its own for none).
 // blocks: m, from distance + 1 to 64 (0: chosen for the count, see
-// cluster_blocks).
+// cluster_blocks); threads: how many tables at once (util/parallel_for.h).
 std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
-                                           unsigned blocks = 0);
+                                           unsigned blocks = 0, unsigned threads = 1);
 
 // The blocks that cluster n fingerprints at distance k, and look them up
 // among `known` others, in the least time, by a model: with m blocks there
@@ -76,10 +76,10 @@ unsigned cluster_blocks(size_t n, unsigned k, size_t known = 0);
 // any live doc of the known segments (those with cluster ids) within
 // distance; a cluster that reaches several takes the smallest id (theirs
 // are fixed: they stay apart). Deleted docs are their own clusters.
-// blocks as for cluster_fingerprints.
+// blocks and threads as for cluster_fingerprints.
 std::vector<std::vector<DocId>> cluster_ids_of(std::span<const IndexReader::Segment* const> fresh,
                                                std::span<const IndexReader::Segment* const> known, unsigned distance,
-                                               unsigned blocks = 0);
+                                               unsigned blocks = 0, unsigned threads = 1);
 
 // The live docs of an index with fingerprints, in id order, with their
 // cluster: as stored, or (recluster) recomputed over all of them at once at
