@@ -146,7 +146,7 @@ class SegmentPlanner {
   }
 
   CursorPtr term(const QueryNode& node, bool scoring) {
-    auto info = segment_.lookup(node.field, node.terms[0]);
+    auto info = query_.lookup(node, 0, segment_);
     if (!info) return std::make_unique<EmptyCursor>();
     return std::make_unique<TermCursor>(segment_.cursor(node.field, *info), &segment_, node.field,
                                         scoring ? query_.weight(node) : nullptr, query_.text(node));
@@ -155,16 +155,20 @@ class SegmentPlanner {
   CursorPtr phrase(const QueryNode& node, bool scoring, bool two_phase) {
     // Unique tokens in first-occurrence order; slots map offsets to them.
     std::vector<std::string_view> unique;
+    std::vector<size_t> first;  // per unique token: its first offset
     std::vector<uint32_t> slots;
-    for (const auto& t : node.terms) {
+    for (size_t i = 0; i < node.terms.size(); ++i) {
       uint32_t slot = 0;
-      while (slot < unique.size() && unique[slot] != t) ++slot;
-      if (slot == unique.size()) unique.push_back(t);
+      while (slot < unique.size() && unique[slot] != node.terms[i]) ++slot;
+      if (slot == unique.size()) {
+        unique.push_back(node.terms[i]);
+        first.push_back(i);
+      }
       slots.push_back(slot);
     }
     auto cursors_in = [&](Field field, std::vector<PostingsCursor>& out) {
-      for (std::string_view t : unique) {
-        auto info = segment_.lookup(field, t);
+      for (size_t u = 0; u < unique.size(); ++u) {
+        auto info = field == node.field ? query_.lookup(node, first[u], segment_) : segment_.lookup(field, unique[u]);
         if (!info) return false;
         out.push_back(segment_.cursor(field, *info));
       }
@@ -306,7 +310,18 @@ class SegmentPlanner {
 PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring,
                              const CollectionStats* stats)
     : root_(simplify_query(query)) {
-  if (root_ && scoring) prepare(*root_, index, stats, 1.0);
+  if (!root_ || !scoring) return;
+  if (!stats) {
+    for (const auto& s : index.segments()) segment_ordinal_.emplace(s.reader.get(), segment_ordinal_.size());
+  }
+  prepare(*root_, index, stats, 1.0);
+}
+
+std::optional<TermInfo> PreparedQuery::lookup(const QueryNode& leaf, size_t term, const SegmentReader& segment) const {
+  const auto entries = entries_.find(&leaf);
+  const auto ordinal = segment_ordinal_.find(&segment);
+  if (entries == entries_.end() || ordinal == segment_ordinal_.end()) return segment.lookup(leaf.field, leaf.terms[term]);
+  return entries->second[term * segment_ordinal_.size() + ordinal->second];
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {
@@ -326,7 +341,15 @@ void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, con
     if (stats) {
       for (const auto& t : node.terms) idf += bm25_idf(stats->doc_count, stats->doc_freq_of(node.field, t));
     } else {
-      for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t));
+      std::vector<std::optional<TermInfo>>& entries = entries_[&node];
+      for (const auto& t : node.terms) {
+        uint64_t doc_freq = 0;
+        for (const auto& s : index.segments()) {
+          entries.push_back(s.reader->lookup(node.field, t));
+          if (entries.back()) doc_freq += entries.back()->doc_freq;
+        }
+        idf += bm25_idf(index.doc_count(), doc_freq);
+      }
     }
     const double average = stats ? stats->average_field_length(node.field) : index.average_field_length(node.field);
     weights_.emplace(&node, Bm25Weight(multiplier * idf, average));
