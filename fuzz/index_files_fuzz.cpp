@@ -1,5 +1,6 @@
 // Fuzzes opening and searching damaged indexes. A small index (2 segments,
-// so 11 files) is built once at startup; each input replaces one file:
+// each with its Bloom filter, url table, fingerprints and cluster ids) is
+// built once at startup; each input replaces one file:
 //   byte 0: which file (sorted names, modulo the count)
 //   byte 1: mode; even = the rest is the whole file, raw (framing damage);
 //           odd = the rest is the payload, wrapped in a valid header and a
@@ -97,6 +98,9 @@ void exercise(const std::string& dir) {
     fts::SearchOptions pruned{.limit = 5};
     pruned.total_hits_threshold = 0;
     for (const fts::Hit& hit : index.search(q, pruned).hits)
+      if (hit.doc >= docs) throw fts::IndexError("search", "hit beyond doc count");
+    // Collapse reads the near-duplicate cluster ids (NAME.dup).
+    for (const fts::Hit& hit : index.search(q, {.limit = 5, .collapse = true}).hits)
       if (hit.doc >= docs) throw fts::IndexError("search", "hit beyond doc count");
   }
   (void)index.search("-zzz", {.limit = 100, .sort = fts::SearchOptions::Sort::kDocId});
