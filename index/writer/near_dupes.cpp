@@ -129,9 +129,9 @@ class PermutedTable {
   }
 
   // Fills entries with the present fingerprints sorted by (bits, index):
-  // by their top 11 bits, then each such bucket by the next 11 through
+  // by their top 8 bits, then each such bucket by the next bits through
   // scratch, then what is left of a sub-bucket by comparison. Every pass
-  // writes to 2,048 places at most, which stay in cache: a counting sort on
+  // writes to at most 4,096 places, which stay in cache: a counting sort on
   // a whole 21-bit key missed the cache at every entry and took most of the
   // clustering's time.
   void sort(std::span<const uint64_t> fps, size_t present, std::vector<Entry>& entries,
@@ -163,8 +163,8 @@ class PermutedTable {
 
   static bool before(const Entry& x, const Entry& y) { return x.bits != y.bits ? x.bits < y.bits : x.index < y.index; }
 
-  // Sorts entries that agree on their top 11 bits: by as many of the next
-  // bits as give about one entry a sub-bucket (11 at most), then by
+  // Sorts entries that agree on their top 8 bits: by as many of the next
+  // bits as give about one entry a sub-bucket (12 at most), then by
   // comparison within each sub-bucket.
   static void sort_bucket(std::span<Entry> bucket, std::vector<uint32_t>& starts, std::vector<Entry>& scratch) {
     if (bucket.size() <= 32) {
@@ -215,13 +215,9 @@ void for_each_linking_pair(std::span<const PermutedTable::Entry> e, unsigned key
   }
 }
 
-}  // namespace
-
-namespace {
-
-// What a table's sorted entries hold of a key: the entries of each value of
-// its top bits (as many as the entries take to spread out), whose equal
-// keys are adjacent.
+// Where a key's entries lie among a table's sorted entries: the first
+// entry of each value of the key's top bits (as many bits as spread the
+// entries out), from which the entries of one key are adjacent.
 class KeyIndex {
  public:
   KeyIndex(std::span<const PermutedTable::Entry> entries, unsigned key_bits)
