@@ -1,5 +1,7 @@
 #include "index/writer/cluster_assigner.h"
 
+#include <algorithm>
+
 #include "index/format/fingerprints.h"
 #include "index/format/segment_files.h"
 #include "index/writer/near_dupes.h"
@@ -7,7 +9,7 @@
 namespace fts {
 
 void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance,
-                        unsigned threads) {
+                        unsigned threads, size_t memory_bytes) {
   for (const IndexReader::Segment* s : segments) {
     if (!s->reader->cluster_ids().empty()) {
       distance = s->reader->cluster_ids().distance();  // one distance for the index
@@ -23,6 +25,10 @@ void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment
     }
   }
   if (fresh.empty()) return;
+  size_t docs = 0;
+  for (const IndexReader::Segment* s : fresh) docs += s->reader->doc_count();
+  const size_t table_bytes = 24 * std::max<size_t>(docs, 1);  // sorted entries and their key index
+  threads = static_cast<unsigned>(std::clamp<size_t>(memory_bytes / table_bytes, 1, std::max(threads, 1u)));
   const std::vector<std::vector<DocId>> ids = cluster_ids_of(fresh, known, distance, 0, threads);
   size_t next = 0;
   for (IndexReader::Segment* s : segments) {

@@ -638,7 +638,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     {
       std::vector<IndexReader::Segment*> clustered;
       for (auto& w : segs) clustered.push_back(&w.segment);
-      assign_cluster_ids(dir, clustered, options.dupe_distance, options.threads);
+      assign_cluster_ids(dir, clustered, options.dupe_distance, options.threads, budget_bytes());
     }
     for (auto& w : segs) {
       if (w.changed) {

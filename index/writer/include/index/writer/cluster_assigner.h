@@ -15,8 +15,10 @@ namespace fts {
 // segments: the commit's, in id order. Those with fingerprints and no
 // cluster ids get them (written to DIR/NAME.dup, the segment's reader
 // reopened with them), at the distance of the segments that have them,
-// else at distance, on up to `threads` threads. Throws IoError or IndexError.
+// else at distance, on up to `threads` threads, as many as keep the tables
+// in flight (about 24 bytes a new doc each) within memory_bytes. Throws
+// IoError or IndexError.
 void assign_cluster_ids(const std::string& dir, std::vector<IndexReader::Segment*>& segments, unsigned distance,
-                        unsigned threads);
+                        unsigned threads, size_t memory_bytes);
 
 }  // namespace fts
