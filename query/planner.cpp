@@ -311,17 +311,19 @@ PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, b
                              const CollectionStats* stats)
     : root_(simplify_query(query)) {
   if (!root_ || !scoring) return;
-  if (!stats) {
-    for (const auto& s : index.segments()) segment_ordinal_.emplace(s.reader.get(), segment_ordinal_.size());
-  }
+  segments_ = index.segments();
   prepare(*root_, index, stats, 1.0);
 }
 
 std::optional<TermInfo> PreparedQuery::lookup(const QueryNode& leaf, size_t term, const SegmentReader& segment) const {
-  const auto entries = entries_.find(&leaf);
-  const auto ordinal = segment_ordinal_.find(&segment);
-  if (entries == entries_.end() || ordinal == segment_ordinal_.end()) return segment.lookup(leaf.field, leaf.terms[term]);
-  return entries->second[term * segment_ordinal_.size() + ordinal->second];
+  const auto it = leaves_.find(&leaf);
+  if (it != leaves_.end() && !it->second.entries.empty()) {
+    // A scan: an index has tens of segments, and a dictionary lookup costs more.
+    for (size_t s = 0; s < segments_.size(); ++s) {
+      if (segments_[s].reader.get() == &segment) return it->second.entries[term * segments_.size() + s];
+    }
+  }
+  return segment.lookup(leaf.field, leaf.terms[term]);
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {
@@ -338,28 +340,21 @@ void PreparedQuery::prepare(const QueryNode& node, const IndexReader& index, con
   multiplier *= node.weight;
   if (node.kind == Kind::kTerm || node.kind == Kind::kPhrase) {
     double idf = 0;
+    std::vector<std::optional<TermInfo>> entries;
     if (stats) {
       for (const auto& t : node.terms) idf += bm25_idf(stats->doc_count, stats->doc_freq_of(node.field, t));
     } else {
-      std::vector<std::optional<TermInfo>>& entries = entries_[&node];
-      for (const auto& t : node.terms) {
-        uint64_t doc_freq = 0;
-        for (const auto& s : index.segments()) {
-          entries.push_back(s.reader->lookup(node.field, t));
-          if (entries.back()) doc_freq += entries.back()->doc_freq;
-        }
-        idf += bm25_idf(index.doc_count(), doc_freq);
-      }
+      for (const auto& t : node.terms) idf += bm25_idf(index.doc_count(), index.doc_freq(node.field, t, &entries));
     }
     const double average = stats ? stats->average_field_length(node.field) : index.average_field_length(node.field);
-    weights_.emplace(&node, Bm25Weight(multiplier * idf, average));
+    leaves_.emplace(&node, Leaf{Bm25Weight(multiplier * idf, average), std::move(entries)});
   }
   for (const auto& c : node.children) prepare(*c, index, stats, multiplier);
 }
 
 const Bm25Weight* PreparedQuery::weight(const QueryNode& leaf) const {
-  auto it = weights_.find(&leaf);
-  return it == weights_.end() ? nullptr : &it->second;
+  auto it = leaves_.find(&leaf);
+  return it == leaves_.end() ? nullptr : &it->second.weight;
 }
 
 std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,

@@ -169,10 +169,13 @@ IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const Inde
   next_doc_id_ = static_cast<DocId>(end);
 }
 
-uint64_t IndexReader::doc_freq(Field field, std::string_view term) const {
+uint64_t IndexReader::doc_freq(Field field, std::string_view term,
+                               std::vector<std::optional<TermInfo>>* entries) const {
   uint64_t df = 0;
   for (const auto& s : segments_) {
-    if (auto info = s.reader->lookup(field, term)) df += info->doc_freq;
+    const std::optional<TermInfo> info = s.reader->lookup(field, term);
+    if (info) df += info->doc_freq;
+    if (entries) entries->push_back(info);
   }
   return df;
 }

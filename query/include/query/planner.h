@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,11 +57,16 @@ class PreparedQuery {
  private:
   void prepare(const QueryNode& node, const IndexReader& index, const CollectionStats* stats, double multiplier);
 
+  struct Leaf {
+    Bm25Weight weight;
+    // The entry of term t in segment s at t * segments + s; empty when the
+    // weight came from given statistics.
+    std::vector<std::optional<TermInfo>> entries;
+  };
+
   std::unique_ptr<QueryNode> root_;
-  std::unordered_map<const QueryNode*, Bm25Weight> weights_;
-  std::unordered_map<const SegmentReader*, size_t> segment_ordinal_;
-  // Per leaf: the entries of term t in segment s at t * segments + s.
-  std::unordered_map<const QueryNode*, std::vector<std::optional<TermInfo>>> entries_;
+  std::span<const IndexReader::Segment> segments_;  // the index's, whose entries leaves hold
+  std::unordered_map<const QueryNode*, Leaf> leaves_;
   // Node-based: references stay valid as it grows (cursors keep views).
   mutable std::mutex text_mutex_;
   mutable std::unordered_map<const QueryNode*, std::string> text_;

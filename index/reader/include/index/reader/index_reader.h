@@ -70,8 +70,11 @@ class IndexReader {
   const std::vector<Segment>& segments() const { return segments_; }
   const Stopwords& stopwords() const { return stopwords_; }
 
-  // Across all segments, deleted docs included, for BM25.
-  uint64_t doc_freq(Field field, std::string_view term) const;
+  // Across all segments, deleted docs included, for BM25. With entries,
+  // each segment's dictionary entry of the term is appended to it, in
+  // segment order, for a caller that opens its postings next.
+  uint64_t doc_freq(Field field, std::string_view term,
+                    std::vector<std::optional<TermInfo>>* entries = nullptr) const;
   uint64_t total_field_length(Field field) const { return total_length_[static_cast<int>(field)]; }
   double average_field_length(Field field) const;
 
