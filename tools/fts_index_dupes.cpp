@@ -25,7 +25,7 @@ namespace {
 void measure(const std::vector<ClusteredDoc>& docs, size_t n, unsigned distance) {
   std::vector<uint64_t> fps(n);
   for (size_t i = 0; i < n; ++i) fps[i] = docs[i].fingerprint;
-  uint64_t near = 0, banded = 0, same = 0, same_and_near = 0;
+  uint64_t near = 0, same = 0, same_and_near = 0;
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
       const bool is_near = fps[i] != kNoFingerprint && fps[j] != kNoFingerprint && hamming(fps[i], fps[j]) <= distance;
@@ -35,15 +35,7 @@ void measure(const std::vector<ClusteredDoc>& docs, size_t n, unsigned distance)
       same_and_near += is_near && together;
     }
   }
-  BandedTable table(fps, distance);
-  for (uint32_t i = 0; i < n; ++i) {
-    std::vector<uint32_t> found;
-    table.for_each_near(fps[i], [&](uint32_t j) {
-      if (j > i) found.push_back(j);
-    });
-    std::sort(found.begin(), found.end());
-    banded += static_cast<uint64_t>(std::unique(found.begin(), found.end()) - found.begin());
-  }
+  const uint64_t banded = near_pairs(fps, distance).size();
   auto ratio = [](uint64_t a, uint64_t b) { return b == 0 ? 1.0 : double(a) / double(b); };
   fmt::print("{} docs, distance {}: {} pairs within distance (brute force), {} found by the banded search "
              "(recall {:.4f})\n",

@@ -39,35 +39,6 @@ class SmallestRoot {
 
 }  // namespace
 
-BandedTable::BandedTable(std::span<const uint64_t> fingerprints, unsigned distance)
-    : fps_(fingerprints), distance_(distance) {
-  const unsigned blocks = distance + 1;
-  std::vector<uint32_t> present;
-  for (uint32_t i = 0; i < fps_.size(); ++i) {
-    if (fps_[i] != kNoFingerprint) present.push_back(i);
-  }
-  for (unsigned b = 0; b < blocks; ++b) {
-    const unsigned lo = b * 64 / blocks, hi = (b + 1) * 64 / blocks;
-    shift_.push_back(lo);
-    mask_.push_back(hi - lo == 64 ? ~0ull : (1ull << (hi - lo)) - 1);
-  }
-  tables_.resize(blocks);
-  for (unsigned b = 0; b < blocks; ++b) {
-    tables_[b] = present;
-    std::sort(tables_[b].begin(), tables_[b].end(), [&](uint32_t x, uint32_t y) {
-      const uint64_t bx = block(fps_[x], b), by = block(fps_[y], b);
-      return bx != by ? bx < by : x < y;
-    });
-  }
-}
-
-std::pair<const uint32_t*, const uint32_t*> BandedTable::run(unsigned b, uint64_t value) const {
-  const std::vector<uint32_t>& t = tables_[b];
-  auto first = std::partition_point(t.begin(), t.end(), [&](uint32_t i) { return block(fps_[i], b) < value; });
-  auto last = std::partition_point(first, t.end(), [&](uint32_t i) { return block(fps_[i], b) == value; });
-  return {t.data() + (first - t.begin()), t.data() + (last - t.begin())};
-}
-
 unsigned cluster_blocks(size_t n, unsigned k, size_t known) {
   // A fresh fingerprint's pass through a table (permute, sort, scan) costs
   // about as much as this many distances in a run (measured on the 1M-doc
@@ -254,36 +225,46 @@ struct Clustering {
 // Clusters fps and looks them up in the live docs of known segments, a
 // pass through each table for both: the fresh fingerprints sorted, the
 // known ones streamed past them. Nothing is kept between commits, so a
-// commit costs a pass over the index's fingerprints per table (tens of ms
-// at 10^6 docs), not a sort of them. The tables are independent: up to
+// commit costs a pass over the index's fingerprints per table, not a sort
+// of them. The tables are independent: up to
 // `threads` are sorted and scanned at once, each in buffers of its own,
 // and only the pairs they find meet under a lock.
+// The tables of a layout: the blocks' first bits (64 at the end) and each
+// choice of blocks - distance key blocks as a mask.
+struct Layout {
+  std::vector<unsigned> lo;
+  std::vector<std::vector<char>> keys;
+
+  Layout(unsigned blocks, unsigned distance) {
+    if (blocks <= distance || blocks > 64) {
+      throw ArgumentError("near-duplicates", std::to_string(blocks) + " blocks at distance " + std::to_string(distance));
+    }
+    for (unsigned b = 0; b <= blocks; ++b) lo.push_back(b * 64 / blocks);
+    std::vector<char> key(blocks, 0);
+    std::fill(key.begin(), key.begin() + (blocks - distance), 1);
+    do keys.push_back(key);  // prev_permutation walks every mask from the first blocks on
+    while (std::prev_permutation(key.begin(), key.end()));
+  }
+  PermutedTable table(size_t t) const { return PermutedTable(lo, keys[t]); }
+};
+
+size_t count_present(std::span<const uint64_t> fps) {
+  return static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [](uint64_t fp) { return fp != kNoFingerprint; }));
+}
+
 Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::Segment* const> known,
                    unsigned distance, unsigned blocks, unsigned threads) {
   size_t known_count = 0;
   for (const IndexReader::Segment* s : known) known_count += s->reader->fingerprints().values().size();
-  if (blocks == 0) blocks = cluster_blocks(fps.size(), distance, known_count);
-  if (blocks <= distance || blocks > 64) {
-    throw ArgumentError("cluster_fingerprints", std::to_string(blocks) + " blocks at distance " + std::to_string(distance));
-  }
-  std::vector<unsigned> lo;
-  for (unsigned b = 0; b <= blocks; ++b) lo.push_back(b * 64 / blocks);
-  const size_t present =
-      static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [](uint64_t fp) { return fp != kNoFingerprint; }));
-  // Each choice of blocks - distance key blocks, as a mask: prev_permutation
-  // walks them all from the first blocks onwards.
-  std::vector<std::vector<char>> keys;
-  std::vector<char> key(blocks, 0);
-  std::fill(key.begin(), key.begin() + (blocks - distance), 1);
-  do keys.push_back(key);
-  while (std::prev_permutation(key.begin(), key.end()));
+  const Layout layout(blocks ? blocks : cluster_blocks(fps.size(), distance, known_count), distance);
+  const size_t present = count_present(fps);
 
   SmallestRoot sets(fps.size());
   Clustering out;
   out.known_near.assign(fps.size(), kNoMoreDocs);
   std::mutex mu;  // over sets and out
   auto table_pass = [&](size_t t) {
-    const PermutedTable table(lo, keys[t]);
+    const PermutedTable table = layout.table(t);
     std::vector<PermutedTable::Entry> entries, scratch;
     table.sort(fps, present, entries, scratch);
     for_each_linking_pair(entries, table.key_bits(), distance, [&](uint32_t a, uint32_t b) {
@@ -304,13 +285,38 @@ Clustering cluster(std::span<const uint64_t> fps, std::span<const IndexReader::S
       }
     }
   };
-  if (present > 0) parallel_for(keys.size(), std::max(1u, threads), table_pass);
+  if (present > 0) parallel_for(layout.keys.size(), std::max(1u, threads), table_pass);
   out.root.resize(fps.size());
   for (uint32_t i = 0; i < out.root.size(); ++i) out.root[i] = sets.find(i);
   return out;
 }
 
 }  // namespace
+
+std::vector<std::pair<uint32_t, uint32_t>> near_pairs(std::span<const uint64_t> fingerprints, unsigned distance,
+                                                      unsigned blocks) {
+  const Layout layout(blocks ? blocks : cluster_blocks(fingerprints.size(), distance), distance);
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  std::vector<PermutedTable::Entry> entries, scratch;
+  for (size_t t = 0; t < layout.keys.size(); ++t) {
+    const PermutedTable table = layout.table(t);
+    table.sort(fingerprints, count_present(fingerprints), entries, scratch);
+    const unsigned shift = 64 - table.key_bits();
+    for (size_t begin = 0, end = 0; begin < entries.size(); begin = end) {
+      end = begin + 1;
+      while (end < entries.size() && entries[end].bits >> shift == entries[begin].bits >> shift) ++end;
+      for (size_t i = begin; i < end; ++i) {
+        for (size_t j = i + 1; j < end; ++j) {
+          if (hamming(entries[i].bits, entries[j].bits) > distance) continue;
+          pairs.emplace_back(std::min(entries[i].index, entries[j].index), std::max(entries[i].index, entries[j].index));
+        }
+      }
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
 
 std::vector<uint32_t> cluster_fingerprints(std::span<const uint64_t> fingerprints, unsigned distance,
                                            unsigned blocks, unsigned threads) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "index/format/fingerprints.h"
@@ -27,31 +28,12 @@ inline unsigned hamming(uint64_t a, uint64_t b) {
   return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
 }
 
-// The k + 1 tables of one block each of a set of fingerprints
-// (kNoFingerprint entries left out), to find every fingerprint near a given
-// one: all the pairs within distance of a sample, which `fts-index dupes
-// --measure` counts against brute force. Holds a view of the fingerprints:
-// they must outlive it.
-class BandedTable {
- public:
-  BandedTable(std::span<const uint64_t> fingerprints, unsigned distance);
-
-  unsigned distance() const { return distance_; }
-  // visit(i) for every i whose fingerprint is within distance of fp (some
-  // more than once: one per block they agree on).
-  template <class Visit>
-  void for_each_near(uint64_t fp, Visit&& visit) const;
- private:
-  uint64_t block(uint64_t fp, unsigned b) const { return (fp >> shift_[b]) & mask_[b]; }
-  // The entries of table b whose block equals value.
-  std::pair<const uint32_t*, const uint32_t*> run(unsigned b, uint64_t value) const;
-
-  std::span<const uint64_t> fps_;
-  unsigned distance_;
-  std::vector<unsigned> shift_;
-  std::vector<uint64_t> mask_;
-  std::vector<std::vector<uint32_t>> tables_;  // per block: indices by (block value, fingerprint, index)
-};
+// Every pair (i < j) of fingerprints within distance, once each, as the
+// clustering's tables find them (blocks as below): what `fts-index dupes
+// --measure` and the tests hold against brute force. All pairs of a run are
+// compared, equal fingerprints too, so it is for samples, not whole indexes.
+std::vector<std::pair<uint32_t, uint32_t>> near_pairs(std::span<const uint64_t> fingerprints, unsigned distance,
+                                                      unsigned blocks = 0);
 
 // The smallest index of each fingerprint's cluster (its own for none).
 // blocks: m, from distance + 1 to 64 (0: chosen for the count, see
@@ -90,16 +72,5 @@ struct ClusteredDoc {
   uint64_t fingerprint;
 };
 std::vector<ClusteredDoc> clustered_docs(const IndexReader& index, bool recluster, unsigned distance);
-
-template <class Visit>
-void BandedTable::for_each_near(uint64_t fp, Visit&& visit) const {
-  if (fp == kNoFingerprint) return;
-  for (unsigned b = 0; b < tables_.size(); ++b) {
-    auto [first, last] = run(b, block(fp, b));
-    for (const uint32_t* it = first; it != last; ++it) {
-      if (hamming(fp, fps_[*it]) <= distance_) visit(*it);
-    }
-  }
-}
 
 }  // namespace fts
