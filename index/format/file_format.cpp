@@ -232,6 +232,11 @@ void MappedFile::unmap() noexcept {
   payload_ = {};
 }
 
+void MappedFile::release_pages() const noexcept {
+  // Advice only: on failure the pages simply stay mapped.
+  if (base_ != nullptr) ::madvise(const_cast<uint8_t*>(base_), size_, MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() { unmap(); }
 
 MappedFile::MappedFile(MappedFile&& o) noexcept

@@ -128,6 +128,11 @@ uint32_t SegmentReader::field_length(Field field, DocId doc) const {
   }
 }
 
+void SegmentReader::release_pages() const noexcept {
+  if (!files_) return;
+  for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs}) f->release_pages();
+}
+
 void SegmentReader::check() const {
   if (files_) {
     for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs, &files_->norms}) {

@@ -101,6 +101,17 @@ class SharedPostingsQueue {
   size_t next_ = 0;
 };
 
+// A merge reads its inputs through once, and the pages it has read would
+// stay in its resident set to the end: at 6M docs the whole index, 1.7 GB
+// beside the merge's own memory. Every so many postings (or stored docs) it
+// drops them; the few still in use fault back in from the page cache.
+constexpr uint64_t kReleaseEveryPostings = uint64_t(1) << 24;
+constexpr DocId kReleaseEveryDocs = 1 << 16;
+
+void release_pages(const std::vector<IndexReader::Segment>& inputs) {
+  for (const auto& seg : inputs) seg.reader->release_pages();
+}
+
 uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
 
 // The files written from postings (postings, positions, dictionary and its
@@ -281,6 +292,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       for (size_t s = 0; s < inputs.size(); ++s) {
         const SegmentReader& seg = *inputs[s].reader;
         for (DocId d = 0; d < seg.doc_count(); ++d) {
+          if (d % kReleaseEveryDocs == kReleaseEveryDocs - 1) release_pages(inputs);
           if (remap[s](d) == kNoMoreDocs) continue;
           StoredDoc doc = seg.doc_store().get(d);
           docs.add(doc.title, doc.url, doc.abstract);
@@ -304,7 +316,12 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   SharedPostingsQueue shared[2];  // title, abstract
   std::vector<uint32_t> doc_positions;
   std::string key;
+  uint64_t read_since_release = 0;
   for (;;) {
+    if (read_since_release >= kReleaseEveryPostings) {
+      release_pages(inputs);
+      read_since_release = 0;
+    }
     // The smallest key among the inputs; k is small, so a linear scan.
     const std::string_view* smallest = nullptr;
     std::string_view min_key;
@@ -352,6 +369,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
         }
       }
       has[f] = !list.docs.empty();
+      read_since_release += list.docs.size() + list.positions.size();
     }
     // Both fields are read first: a list kAny shares (the term is left in
     // one field) gets kAny impacts too.

@@ -76,6 +76,10 @@ class SegmentReader {
   const ClusterIds& cluster_ids() const { return cluster_ids_; }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
+  // Drops the pages of the postings, positions, dictionary and doc store
+  // from the resident set (MappedFile::release_pages); a reader opened on
+  // spans rather than files has none to drop.
+  void release_pages() const noexcept;
 
  struct Files;
 
