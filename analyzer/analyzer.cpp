@@ -3,6 +3,7 @@
 
 #include <libstemmer.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +24,10 @@ namespace {
 constexpr std::size_t kMemoMaxEntries = std::size_t{1} << 17;
 // Longer tokens are rare (identifiers, garbage): stem them without caching.
 constexpr std::size_t kMemoMaxTokenBytes = 40;
+// Term numbers (Analyzer::for_each_numbered_term) start over past this many
+// stems; none of the memo's entries has one until it is asked for.
+constexpr std::size_t kMaxTermNumbers = std::size_t{1} << 20;
+constexpr std::uint32_t kNoTermNumber = UINT32_MAX;
 
 // Multiply-xorshift over 8-byte words: tokens are short, so a short, branch-
 // light hash beats a general-purpose one here.
@@ -55,22 +60,31 @@ std::uint64_t hash_token(std::string_view s) {
 // arena or the table grows. Views it returns stay valid until the next insert.
 class StemMemo {
  public:
-  bool find(std::string_view key, std::uint32_t hash, std::string_view& stem) const {
-    if (slots_.empty()) return false;
+  struct Slot {
+    std::uint32_t tag = 0;  // 0: empty
+    std::uint32_t offset = 0;
+    std::uint16_t key_len = 0;
+    std::uint16_t stem_len = 0;
+    std::uint32_t number = kNoTermNumber;  // the stem's, once asked for
+  };
+
+  // The entry of key, or null. It and its stem (stem_of) stay valid until
+  // the next insert.
+  Slot* find(std::string_view key, std::uint32_t hash) {
+    if (slots_.empty()) return nullptr;
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.tag == 0) return false;
+      Slot& s = slots_[i];
+      if (s.tag == 0) return nullptr;
       if (s.tag == hash && s.key_len == key.size() &&
           std::memcmp(arena_.data() + s.offset, key.data(), key.size()) == 0) {
-        stem = {arena_.data() + s.offset + s.key_len, s.stem_len};
-        return true;
+        return &s;
       }
     }
   }
 
   // key must not be present; key.size() <= kMemoMaxTokenBytes.
-  std::string_view insert(std::string_view key, std::uint32_t hash, std::string_view stem) {
+  Slot* insert(std::string_view key, std::uint32_t hash, std::string_view stem) {
     if ((size_ + 1) * 2 > slots_.size()) {
       if (size_ >= kMemoMaxEntries)
         clear();
@@ -80,10 +94,16 @@ class StemMemo {
     const auto offset = static_cast<std::uint32_t>(arena_.size());
     arena_.append(key);
     arena_.append(stem);
-    place(Slot{hash, offset, static_cast<std::uint16_t>(key.size()),
-               static_cast<std::uint16_t>(stem.size())});
     ++size_;
-    return {arena_.data() + offset + key.size(), stem.size()};
+    return place(Slot{hash, offset, static_cast<std::uint16_t>(key.size()),
+                      static_cast<std::uint16_t>(stem.size()), kNoTermNumber});
+  }
+
+  std::string_view stem_of(const Slot& s) const { return {arena_.data() + s.offset + s.key_len, s.stem_len}; }
+
+  // The numbering started over: no entry's number holds.
+  void forget_numbers() {
+    for (Slot& s : slots_) s.number = kNoTermNumber;
   }
 
   // A hash with tag 0 would look like an empty slot.
@@ -93,29 +113,23 @@ class StemMemo {
   }
 
  private:
-  struct Slot {
-    std::uint32_t tag;  // 0: empty
-    std::uint32_t offset;
-    std::uint16_t key_len;
-    std::uint16_t stem_len;
-  };
-
-  void place(const Slot& slot) {
+  Slot* place(const Slot& slot) {
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = slot.tag & mask;
     while (slots_[i].tag != 0) i = (i + 1) & mask;
     slots_[i] = slot;
+    return &slots_[i];
   }
 
   void grow() {
-    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2, Slot{0, 0, 0, 0});
+    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2, Slot{});
     old.swap(slots_);
     for (const Slot& s : old)
       if (s.tag != 0) place(s);
   }
 
   void clear() {
-    std::fill(slots_.begin(), slots_.end(), Slot{0, 0, 0, 0});
+    std::fill(slots_.begin(), slots_.end(), Slot{});
     arena_.clear();
     size_ = 0;
   }
@@ -125,11 +139,94 @@ class StemMemo {
   std::size_t size_ = 0;
 };
 
+// The numbers of Analyzer::for_each_numbered_term: stem -> number, dense
+// in the order stems are first numbered. Full, it starts over, so it holds
+// at most kMaxTermNumbers stems (about 30 MB).
+class TermNumbers {
+ public:
+  // The number of term; kNoTermNumber when this call filled the numbering
+  // and it has started over (the caller numbers term again).
+  std::uint32_t number(std::string_view term) {
+    const std::uint32_t tag = StemMemo::tag_of(hash_token(term));
+    if ((ends_.size() + 1) * 2 > slots_.size()) {
+      if (ends_.size() >= kMaxTermNumbers) {
+        clear();
+        return kNoTermNumber;
+      }
+      grow();
+    }
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = tag & mask;
+    for (; slots_[i].tag != 0; i = (i + 1) & mask) {
+      if (slots_[i].tag == tag && text(slots_[i].number) == term) return slots_[i].number;
+    }
+    const auto n = static_cast<std::uint32_t>(ends_.size());
+    arena_.append(term);
+    ends_.push_back(arena_.size());
+    slots_[i] = Slot{tag, n};
+    return n;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t tag = 0;  // 0: empty
+    std::uint32_t number = 0;
+  };
+
+  std::string_view text(std::uint32_t n) const {
+    const std::size_t begin = n == 0 ? 0 : ends_[n - 1];
+    return {arena_.data() + begin, ends_[n] - begin};
+  }
+
+  void grow() {
+    std::vector<Slot> old(slots_.empty() ? 1024 : slots_.size() * 2);
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.tag == 0) continue;
+      std::size_t i = s.tag & mask;
+      while (slots_[i].tag != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    arena_.clear();
+    ends_.clear();
+  }
+
+  std::vector<Slot> slots_;  // power-of-two size, at most half full
+  std::string arena_;        // the stems back to back
+  std::vector<std::size_t> ends_;  // where stem n ends in arena_
+};
+
+// Each numbering (an Analyzer's, and each time it starts over) gets a
+// number of its own, so that tables keyed by term number can tell whether
+// they still hold.
+std::atomic<std::uint64_t> next_numbering{1};
+
 }  // namespace
 
 struct Analyzer::Impl {
   sb_stemmer* stemmer = nullptr;
   StemMemo memo;
+  TermNumbers numbers;
+  std::uint64_t numbering = next_numbering++;
+
+  // The number of stem, which the memo entry slot (when there is one)
+  // keeps; starting over, every memo entry forgets its number.
+  std::uint32_t number(std::string_view stem, StemMemo::Slot* slot) {
+    if (slot != nullptr && slot->number != kNoTermNumber) return slot->number;
+    std::uint32_t n = numbers.number(stem);
+    if (n == kNoTermNumber) {
+      memo.forget_numbers();
+      numbering = next_numbering++;
+      n = numbers.number(stem);
+    }
+    if (slot != nullptr) slot->number = n;
+    return n;
+  }
 
   Impl() : stemmer(sb_stemmer_new("english", "UTF_8")) {
     if (stemmer == nullptr)
@@ -158,17 +255,26 @@ Analyzer::~Analyzer() = default;
 Analyzer::Analyzer(Analyzer&&) noexcept = default;
 Analyzer& Analyzer::operator=(Analyzer&&) noexcept = default;
 
-std::string_view Analyzer::stem(std::string_view lowered) {
+std::string_view Analyzer::stem(std::string_view lowered, std::uint32_t* number) {
   if (lowered.size() > kMemoMaxTokenBytes) {
     if (stopwords_.contains(lowered)) return {};
-    return impl_->run_stemmer(lowered);
+    const std::string_view stem = impl_->run_stemmer(lowered);
+    if (number != nullptr) *number = impl_->number(stem, nullptr);
+    return stem;
   }
   const std::uint32_t tag = StemMemo::tag_of(hash_token(lowered));
-  std::string_view stem;
-  if (impl_->memo.find(lowered, tag, stem)) return stem;
-  if (!stopwords_.contains(lowered)) stem = impl_->run_stemmer(lowered);
-  return impl_->memo.insert(lowered, tag, stem);
+  StemMemo::Slot* slot = impl_->memo.find(lowered, tag);
+  if (slot == nullptr) {
+    std::string_view stem;
+    if (!stopwords_.contains(lowered)) stem = impl_->run_stemmer(lowered);
+    slot = impl_->memo.insert(lowered, tag, stem);
+  }
+  const std::string_view stem = impl_->memo.stem_of(*slot);
+  if (number != nullptr && !stem.empty()) *number = impl_->number(stem, slot);
+  return stem;
 }
+
+std::uint64_t Analyzer::term_numbering() const { return impl_->numbering; }
 
 std::vector<std::string> Analyzer::analyze(std::string_view text) {
   std::vector<std::string> terms;

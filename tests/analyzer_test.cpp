@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -232,6 +234,57 @@ TEST(AnalyzerMemo, TokensAroundTheMemoLengthLimitStemConsistently) {
     EXPECT_EQ(a.analyze(word), fresh) << len;
     EXPECT_EQ(a.analyze(word + " " + word), (Terms{fresh[0], fresh[0]})) << len;
   }
+}
+
+// (term, number) pairs of text.
+std::vector<std::pair<std::string, std::uint32_t>> numbered(Analyzer& a, std::string_view text) {
+  std::vector<std::pair<std::string, std::uint32_t>> out;
+  a.for_each_numbered_term(text, [&](std::string_view t, std::uint32_t n) { out.emplace_back(t, n); });
+  return out;
+}
+
+TEST(AnalyzerNumbers, OneNumberPerTermDenseInFirstSeenOrder) {
+  Analyzer a;
+  const std::string long_word = std::string(45, 'z') + "ing";  // past the memo's length limit
+  const std::string text = "Running runs the runner; " + long_word + " cats RUNNING cat " + long_word;
+  const auto terms = numbered(a, text);
+  Terms texts;
+  for (const auto& [t, n] : terms) texts.push_back(t);
+  EXPECT_EQ(texts, Analyzer().analyze(text));  // the same terms as for_each_term
+  using P = std::pair<std::string, std::uint32_t>;
+  const std::string long_stem = Analyzer().analyze(long_word).at(0);
+  EXPECT_EQ(terms, (std::vector<P>{{"run", 0}, {"run", 0}, {"runner", 1}, {long_stem, 2}, {"cat", 3}, {"run", 0},
+                                   {"cat", 3}, {long_stem, 2}}));
+  const std::uint64_t numbering = a.term_numbering();
+  EXPECT_EQ(numbered(a, "cat dogs"), (std::vector<P>{{"cat", 3}, {"dog", 4}}));
+  EXPECT_EQ(a.term_numbering(), numbering);
+  EXPECT_NE(Analyzer().term_numbering(), numbering);  // each analyzer numbers on its own
+}
+
+TEST(AnalyzerNumbers, StartOverPastAMillionTermsUnderANewNumbering) {
+  Analyzer a;
+  const std::uint64_t first = a.term_numbering();
+  std::uint32_t expected = 0;
+  bool started_over = false;
+  for (int i = 0; i < 1100000; ++i) {
+    const auto terms = numbered(a, "w" + std::to_string(i) + "q");
+    ASSERT_EQ(terms.size(), 1u);
+    if (a.term_numbering() != first && !started_over) {
+      started_over = true;
+      EXPECT_EQ(i, 1 << 20) << "the numbering holds a million terms";
+      expected = 0;
+    }
+    ASSERT_EQ(terms[0].second, expected++) << i;
+    // Memo hits keep the number: the word again, then an older one.
+    if (i % 50000 == 0) {
+      ASSERT_EQ(numbered(a, "w" + std::to_string(i) + "q")[0].second, terms[0].second);
+    }
+  }
+  ASSERT_TRUE(started_over);
+  // A word of the first numbering is numbered anew, and keeps that number.
+  const std::uint32_t again = numbered(a, "w7q")[0].second;
+  EXPECT_EQ(again, expected);
+  EXPECT_EQ(numbered(a, "w7q w7q"), (std::vector<std::pair<std::string, std::uint32_t>>{{"w7q", again}, {"w7q", again}}));
 }
 
 TEST(AnalyzerMove, MovedAnalyzerKeepsWorking) {

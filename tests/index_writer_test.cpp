@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "analyzer/analyzer.h"
 #include "index/reader/index_reader.h"
 #include "index/writer/index_writer.h"
+#include "index/writer/inverter.h"
 #include "index/format/manifest.h"
 #include "support/test_support.h"
 
@@ -175,6 +177,84 @@ TEST(IndexWriter, EveryThreadCountBuildsTheSameIndex) {
     EXPECT_EQ(dump_index(*index), expected_postings(docs)) << threads << " threads";
     EXPECT_EQ(index->stored(2999).abstract, docs[2999].abstract);
     EXPECT_NO_THROW(index->check());
+  }
+}
+
+// A term number names one term only within its numbering: the same numbers
+// under another numbering, and docs without numbers, go to the right terms.
+TEST(Inverter, TermNumbersHoldOnlyWithinTheirNumbering) {
+  std::vector<std::string> pool = {"cat", "dog", "eel"};
+  auto doc = [&](uint64_t numbering, std::vector<AnalyzedTerm> abstract) {
+    AnalyzedDoc d;
+    d.term_numbering = numbering;
+    d.abstract_terms = std::move(abstract);
+    return d;
+  };
+  Inverter inverter;
+  inverter.add(doc(7, {{pool[0], 0}, {pool[1], 1}}));                // cat dog
+  inverter.add(doc(8, {{pool[1], 0}, {pool[0], 1}, {pool[2], 2}}));  // dog cat eel, renumbered
+  inverter.add(doc(0, {{pool[2], 0}}));                              // eel, no numbers
+  inverter.add(doc(8, {{pool[1], 0}, {pool[1], 0}}));                // dog dog
+  std::map<std::string, std::pair<uint32_t, uint64_t>> found;        // term -> (doc freq, total freq)
+  for (uint32_t id = 0; id < inverter.term_count(); ++id) {
+    const Inverter::Term& t = inverter.term(id);
+    found[std::string(t.text)] = {t.fields[1].doc_freq, t.fields[1].total_freq};
+  }
+  using Found = std::map<std::string, std::pair<uint32_t, uint64_t>>;
+  EXPECT_EQ(found, (Found{{"cat", {2, 2}}, {"dog", {3, 4}}, {"eel", {2, 2}}}));
+}
+
+// The postings of key in index, rows as in Dump.
+std::vector<std::vector<uint32_t>> postings_of(const IndexReader& index, const std::string& key) {
+  std::vector<std::vector<uint32_t>> rows;
+  std::vector<uint32_t> positions;
+  const auto field = static_cast<Field>(key[0]);
+  for (const auto& seg : index.segments()) {
+    std::optional<TermInfo> info = seg.reader->lookup(field, std::string_view(key).substr(1));
+    if (!info) continue;
+    PostingsCursor c = seg.reader->cursor(field, *info);
+    for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+      std::vector<uint32_t> row{seg.base + d, c.freq()};
+      if (field != Field::kAny) {
+        c.positions(positions);
+        row.insert(row.end(), positions.begin(), positions.end());
+      }
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+// Inverters key their term tables by the analyzer's term numbers, and past
+// a million terms the numbering starts over, here within a doc too. Titles
+// of 2,000 words found nowhere else (1.2 million terms) around abstracts of
+// common words: the postings against brute force.
+TEST(IndexWriter, PostingsStayExactWhenTheTermNumberingStartsOver) {
+  std::vector<Document> docs = generate_docs(600, 9);
+  std::vector<Document> abstracts_only = docs;
+  for (size_t d = 0; d < docs.size(); ++d) {
+    abstracts_only[d].title.clear();
+    docs[d].title.clear();
+    for (size_t k = 0; k < 2000; ++k) docs[d].title += "u" + std::to_string(d * 2000 + k) + "x ";
+  }
+  // The abstracts' words occur in no title: their kAny lists are their abstract lists.
+  const Dump expected = expected_postings(abstracts_only);
+  // Two threads: the adding thread's analyzer numbers every doc.
+  for (unsigned threads : {2u}) {
+    test::TempDir dir;
+    build(dir.str(), docs, {.threads = threads});
+    auto index = IndexReader::open(dir.str());
+    for (const auto& [key, rows] : expected) {
+      if (static_cast<Field>(key[0]) == Field::kTitle) continue;
+      ASSERT_EQ(postings_of(*index, key), rows) << key << ", threads " << threads;
+    }
+    for (uint32_t d = 0; d < docs.size(); d += 7) {
+      for (uint32_t k = d % 13; k < 2000; k += 131) {
+        const std::string term = "u" + std::to_string(d * 2000 + k) + "x";
+        ASSERT_EQ(postings_of(*index, term_key(Field::kTitle, term)), (std::vector<std::vector<uint32_t>>{{d, 1, k}}))
+            << term << ", threads " << threads;
+      }
+    }
   }
 }
 

@@ -43,38 +43,46 @@ constexpr size_t kAnalyzedChunkBytes = 256 << 10;
 // segment does too, whichever worker builds it and in whatever order the
 // workers finish.
 // Analyzed docs: their terms back to back in pool, ends[i] where term i
-// ends, per doc its title's then its abstract's term count, and, with a
-// hasher, its SimHash fingerprint. The fingerprint is taken where the doc
-// is analyzed: with two threads the inverting one is the slower, and
-// fingerprints there took a sixth of its time.
+// ends and numbers[i] its number (Analyzer::for_each_numbered_term), per
+// doc its title's then its abstract's term count and the numbering its
+// numbers belong to (0: none, when the numbering started over within the
+// doc), and, with a hasher, its SimHash fingerprint. The fingerprint is
+// taken where the doc is analyzed: with two threads the inverting one is
+// the slower, and fingerprints there took a sixth of its time.
 struct AnalyzedTerms {
   std::string pool;
-  std::vector<uint32_t> ends, counts;
-  std::vector<uint64_t> fingerprints;
+  std::vector<uint32_t> ends, numbers, counts;
+  std::vector<uint64_t> numberings, fingerprints;
 
   void add(Analyzer& words, const Document& doc, SimHasher* hasher) {
-    auto emit = [&](std::string_view term) {
+    auto emit = [&](std::string_view term, uint32_t number) {
       pool.append(term);
       ends.push_back(static_cast<uint32_t>(pool.size()));
+      numbers.push_back(number);
     };
+    const uint64_t numbering = words.term_numbering();
     const size_t before = ends.size();
-    words.for_each_term(doc.title, emit);
+    words.for_each_numbered_term(doc.title, emit);
     const size_t title = ends.size() - before;
     counts.push_back(static_cast<uint32_t>(title));
-    words.for_each_term(doc.abstract, emit);
+    words.for_each_numbered_term(doc.abstract, emit);
     counts.push_back(static_cast<uint32_t>(ends.size() - before - title));
+    numberings.push_back(words.term_numbering() == numbering ? numbering : 0);
     if (hasher) {
-      fingerprints.push_back(hasher->fingerprint(title, ends.size() - before, [&](size_t i) { return term(before + i); }));
+      fingerprints.push_back(hasher->fingerprint(title, ends.size() - before, [&](size_t i) { return text(before + i); }));
     }
   }
-  std::string_view term(size_t i) const {
+  std::string_view text(size_t i) const {
     const uint32_t start = i == 0 ? 0 : ends[i - 1];
     return {pool.data() + start, ends[i] - start};
   }
+  AnalyzedTerm term(size_t i) const { return {text(i), numbers[i]}; }
   void clear() {
     pool.clear();
     ends.clear();
+    numbers.clear();
     counts.clear();
+    numberings.clear();
     fingerprints.clear();
   }
 };
@@ -278,6 +286,7 @@ struct FTS_LOCAL IndexWriter::Impl {
       ad.abstract_terms.clear();
       for (size_t t = 0; t < title_count; ++t) ad.title_terms.push_back(terms->term(first + t));
       for (size_t t = 0; t < abstract_count; ++t) ad.abstract_terms.push_back(terms->term(first + title_count + t));
+      ad.term_numbering = analyzed ? chunk.terms.numberings[i] : w.scratch.numberings[0];
       if (options.near_dupes) ad.fingerprint = analyzed ? chunk.terms.fingerprints[i] : w.scratch.fingerprints[0];
       ad.title = std::move(doc.title);
       ad.url = std::move(doc.url);

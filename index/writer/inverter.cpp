@@ -50,11 +50,21 @@ uint32_t Inverter::intern(std::string_view text) {
   return id;
 }
 
-void Inverter::add_field(int field, const std::vector<std::string_view>& terms) {
+uint32_t Inverter::id_of(const AnalyzedTerm& term) {
+  if (numbering_ == 0) return intern(term.text);
+  if (term.number >= id_of_number_.size()) {
+    id_of_number_.resize(std::max<size_t>(size_t(term.number) + 1, 2 * id_of_number_.size()), kEmpty);
+  }
+  uint32_t& id = id_of_number_[term.number];
+  if (id == kEmpty) id = intern(term.text);
+  return id;
+}
+
+void Inverter::add_field(int field, const std::vector<AnalyzedTerm>& terms) {
   // (term id, position) pairs sorted group each term's positions together.
   scratch_.clear();
   for (uint32_t pos = 0; pos < terms.size(); ++pos) {
-    scratch_.push_back(uint64_t(intern(terms[pos])) << 32 | pos);
+    scratch_.push_back(uint64_t(id_of(terms[pos])) << 32 | pos);
   }
   std::sort(scratch_.begin(), scratch_.end());
   const uint32_t doc = doc_count_;
@@ -81,6 +91,11 @@ void Inverter::add_field(int field, const std::vector<std::string_view>& terms) 
 }
 
 void Inverter::add(const AnalyzedDoc& doc) {
+  if (doc.term_numbering != numbering_) {
+    // Another numbering (or none): the numbers seen so far name other terms.
+    std::fill(id_of_number_.begin(), id_of_number_.end(), kEmpty);
+    numbering_ = doc.term_numbering;
+  }
   add_field(0, doc.title_terms);
   add_field(1, doc.abstract_terms);
   lengths_.push_back(static_cast<uint32_t>(doc.title_terms.size()));
@@ -90,7 +105,7 @@ void Inverter::add(const AnalyzedDoc& doc) {
 
 size_t Inverter::memory_bytes() const {
   return postings_bytes_ + arena_.size() * kArenaChunk + terms_.capacity() * sizeof(Term) +
-         table_.size() * sizeof(uint32_t) + lengths_.capacity() * sizeof(uint32_t);
+         (table_.size() + id_of_number_.capacity() + lengths_.capacity()) * sizeof(uint32_t);
 }
 
 std::vector<uint32_t> Inverter::sorted_term_ids() const {

@@ -3,6 +3,7 @@
 // The same analyzer runs on documents and on query terms.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,6 +29,16 @@ class Analyzer {
   template <class Emit>
   void for_each_term(std::string_view text, Emit&& emit);
 
+  // The same, calling emit(std::string_view term, std::uint32_t number):
+  // the terms are numbered densely in the order this Analyzer first numbers
+  // them, so that a caller can key tables by number instead of hashing the
+  // text again (the stem memo keeps the numbers of its entries). Past a
+  // million terms the numbering starts over and term_numbering() changes;
+  // a number stands for one term only within one term_numbering().
+  template <class Emit>
+  void for_each_numbered_term(std::string_view text, Emit&& emit);
+  std::uint64_t term_numbering() const;
+
   // Convenience: the analyzed terms of text.
   std::vector<std::string> analyze(std::string_view text);
 
@@ -35,7 +46,8 @@ class Analyzer {
 
  private:
   // Lowercased token -> stem (memoized); empty view when it is a stopword.
-  std::string_view stem(std::string_view lowered);
+  // With number, also the stem's number, when it is not a stopword.
+  std::string_view stem(std::string_view lowered, std::uint32_t* number = nullptr);
   // Splits text into lowercased tokens; calls on_token for each.
   template <class OnToken>
   static void tokenize(std::string_view text, std::string& scratch, OnToken&& on_token);

@@ -147,4 +147,13 @@ void Analyzer::for_each_term(std::string_view text, Emit&& emit) {
   });
 }
 
+template <class Emit>
+void Analyzer::for_each_numbered_term(std::string_view text, Emit&& emit) {
+  tokenize(text, scratch_, [&](std::string_view lowered) {
+    std::uint32_t number = 0;
+    const std::string_view term = stem(lowered, &number);
+    if (!term.empty()) emit(term, number);
+  });
+}
+
 }  // namespace fts

@@ -14,11 +14,20 @@
 
 namespace fts {
 
-// One analyzed document: its terms per field, in token order, as views into
-// a batch's term pool; its SimHash fingerprint (simhash.h), where the
-// segment keeps fingerprints; plus the fields to store.
+// A term of a document: its text, a view into a batch's term pool, and its
+// number in the analyzer's term_numbering (Analyzer::for_each_numbered_term).
+struct AnalyzedTerm {
+  std::string_view text;
+  uint32_t number = 0;
+};
+
+// One analyzed document: its terms per field, in token order; the
+// numbering of their numbers (0: they have none); its SimHash fingerprint
+// (simhash.h), where the segment keeps fingerprints; plus the fields to
+// store.
 struct AnalyzedDoc {
-  std::vector<std::string_view> title_terms, abstract_terms;
+  std::vector<AnalyzedTerm> title_terms, abstract_terms;
+  uint64_t term_numbering = 0;
   uint64_t fingerprint = 0;
   std::string title, url, abstract;
 };
@@ -51,13 +60,19 @@ class Inverter {
 
  private:
   uint32_t intern(std::string_view text);
-  void add_field(int field, const std::vector<std::string_view>& terms);
+  // The term id of a numbered term: a table lookup once its number has
+  // been seen, without hashing its text again.
+  uint32_t id_of(const AnalyzedTerm& term);
+  void add_field(int field, const std::vector<AnalyzedTerm>& terms);
 
   std::vector<std::unique_ptr<char[]>> arena_;  // term text storage
   size_t arena_used_ = 0, arena_cap_ = 0;
   std::vector<Term> terms_;
   // Open-addressing table of term ids keyed by text hash.
   std::vector<uint32_t> table_;
+  // Term ids by term number in numbering_ (kEmpty: not seen yet).
+  std::vector<uint32_t> id_of_number_;
+  uint64_t numbering_ = 0;
   size_t postings_bytes_ = 0;
   std::vector<uint32_t> lengths_;
   uint32_t doc_count_ = 0;
