@@ -32,16 +32,23 @@ bool prefer_bitset_or(size_t children, uint64_t total_cost, uint32_t doc_count, 
 
 bool is_negation(const QueryNode& n) { return n.kind == Kind::kNot; }
 
-// The OR of an AND whose other children are all negations, or null.
-const QueryNode* lone_disjunction(const QueryNode& node) {
+// The one positive child of an AND whose other children are all
+// negations, or null.
+const QueryNode* lone_positive(const QueryNode& node) {
   if (node.kind != Kind::kAnd) return nullptr;
-  const QueryNode* either = nullptr;
+  const QueryNode* positive = nullptr;
   for (const auto& c : node.children) {
     if (is_negation(*c)) continue;
-    if (c->kind != Kind::kOr || either) return nullptr;
-    either = c.get();
+    if (positive) return nullptr;
+    positive = c.get();
   }
-  return either;
+  return positive;
+}
+
+// The OR of an AND whose other children are all negations, or null.
+const QueryNode* lone_disjunction(const QueryNode& node) {
+  const QueryNode* positive = lone_positive(node);
+  return positive && positive->kind == Kind::kOr ? positive : nullptr;
 }
 
 class SegmentPlanner {
@@ -54,9 +61,11 @@ class SegmentPlanner {
     return options_.scoring ? build(query_.root(), true, true) : filter(query_.root(), true);
   }
 
-  // The scoring clauses of a top-level OR, or of the OR of an AND of one OR
-  // and negations (one clause for any other root), for a collector that
-  // drives them itself.
+  // The scoring clauses of a top-level OR, or of the one positive child of
+  // an AND of it and negations (its clauses if it is an OR), with the
+  // negations as exclusions; one clause for any other root. For a
+  // collector that drives them itself and probes the exclusions only at
+  // its candidates.
   SegmentClauses plan_clauses() {
     SegmentClauses out;
     if (query_.matches_nothing()) return out;
@@ -65,9 +74,13 @@ class SegmentPlanner {
       out.clauses = disjunction_parts(root, false);
       return out;
     }
-    if (const QueryNode* either = lone_disjunction(root)) {
+    if (const QueryNode* positive = lone_positive(root)) {
       std::vector<CursorPtr> negatives = negations(root);
-      out.clauses = disjunction_parts(*either, false);
+      if (positive->kind == Kind::kOr) {
+        out.clauses = disjunction_parts(*positive, false);
+      } else {
+        out.clauses.push_back(build(*positive, true, false));
+      }
       if (!negatives.empty()) out.excluded = union_of(std::move(negatives), false, false);
       return out;
     }
@@ -367,6 +380,12 @@ size_t disjunction_width(const PreparedQuery& query) {
   const QueryNode& root = query.root();
   const QueryNode* either = root.kind == Kind::kOr ? &root : lone_disjunction(root);
   return either ? either->children.size() : 0;
+}
+
+bool is_term_minus_exclusions(const PreparedQuery& query) {
+  if (query.matches_nothing()) return false;
+  const QueryNode* positive = lone_positive(query.root());
+  return positive && positive->kind == Kind::kTerm;
 }
 
 SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options) {

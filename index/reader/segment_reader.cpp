@@ -114,20 +114,6 @@ PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
                         data_.postings_version);
 }
 
-uint32_t SegmentReader::field_length(Field field, DocId doc) const {
-  if (doc >= doc_count_) return 0;
-  uint16_t v[2];
-  std::memcpy(v, norms_ + size_t(doc) * 4, 4);
-  switch (field) {
-    case Field::kTitle:
-      return v[0];
-    case Field::kAbstract:
-      return v[1];
-    default:
-      return uint32_t(v[0]) + v[1];
-  }
-}
-
 void SegmentReader::release_pages() const noexcept {
   if (!files_) return;
   for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs}) f->release_pages();

@@ -79,7 +79,9 @@ class AndNotCursor final : public DocCursor {
         DocId e = exclude_->doc();
         if (e < d) e = exclude_->advance(d);
         if (e != d) break;
-      } else if (!exclude_->contains(d)) {
+      } else if (d < exclude_->doc() || !exclude_->contains(d)) {
+        // Below exclude's doc() nothing matches it (DocCursor::contains):
+        // a rare exclusion is probed, a virtual call, only where it may hold.
         break;
       }
       d = include_->next();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -58,7 +59,20 @@ class SegmentReader {
 
   // Analyzed length of a field of doc (kAny: title + abstract), saturated at
   // 65535, and the segment's total per field, for BM25.
-  uint32_t field_length(Field field, DocId doc) const;
+  // Inline: a scored hit reads it.
+  uint32_t field_length(Field field, DocId doc) const {
+    if (doc >= doc_count_) return 0;
+    uint16_t v[2];
+    std::memcpy(v, norms_ + size_t(doc) * 4, 4);
+    switch (field) {
+      case Field::kTitle:
+        return v[0];
+      case Field::kAbstract:
+        return v[1];
+      default:
+        return uint32_t(v[0]) + v[1];
+    }
+  }
   uint64_t total_field_length(Field field) const { return total_length_[static_cast<int>(field)]; }
   // The shortest field_length of any doc of the segment.
   uint32_t shortest_field_length(Field field) const { return shortest_length_[static_cast<int>(field)]; }
