@@ -25,9 +25,12 @@ constexpr std::size_t kMemoMaxEntries = std::size_t{1} << 17;
 // Longer tokens are rare (identifiers, garbage): stem them without caching.
 constexpr std::size_t kMemoMaxTokenBytes = 40;
 // Term numbers (Analyzer::for_each_numbered_term) start over past this many
-// stems; none of the memo's entries has one until it is asked for.
+// stems or bytes of them; none of the memo's entries has one until it is
+// asked for. Tokens too long for the memo get none: a stream of long junk
+// tokens must not fill the numbering.
 constexpr std::size_t kMaxTermNumbers = std::size_t{1} << 20;
-constexpr std::uint32_t kNoTermNumber = UINT32_MAX;
+constexpr std::size_t kMaxTermBytes = std::size_t{16} << 20;
+constexpr std::uint32_t kNoTermNumber = Analyzer::kNoNumber;
 
 // Multiply-xorshift over 8-byte words: tokens are short, so a short, branch-
 // light hash beats a general-purpose one here.
@@ -141,28 +144,32 @@ class StemMemo {
 
 // The numbers of Analyzer::for_each_numbered_term: stem -> number, dense
 // in the order stems are first numbered. Full, it starts over, so it holds
-// at most kMaxTermNumbers stems (about 30 MB).
+// at most kMaxTermNumbers stems in kMaxTermBytes (about 30 MB in all).
 class TermNumbers {
  public:
-  // The number of term; kNoTermNumber when this call filled the numbering
-  // and it has started over (the caller numbers term again).
+  // The number of term; kNoTermNumber when term is new and the numbering
+  // full: it has then started over (the caller numbers term again).
   std::uint32_t number(std::string_view term) {
     const std::uint32_t tag = StemMemo::tag_of(hash_token(term));
-    if ((ends_.size() + 1) * 2 > slots_.size()) {
-      if (ends_.size() >= kMaxTermNumbers) {
-        clear();
-        return kNoTermNumber;
+    if (!slots_.empty()) {
+      const std::size_t mask = slots_.size() - 1;
+      for (std::size_t i = tag & mask; slots_[i].tag != 0; i = (i + 1) & mask) {
+        if (slots_[i].tag == tag && text(slots_[i].number) == term) return slots_[i].number;
       }
-      grow();
     }
+    if (ends_.size() >= kMaxTermNumbers || arena_.size() + term.size() > kMaxTermBytes) {
+      clear();
+      return kNoTermNumber;
+    }
+    if ((ends_.size() + 1) * 2 > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = tag & mask;
-    for (; slots_[i].tag != 0; i = (i + 1) & mask) {
-      if (slots_[i].tag == tag && text(slots_[i].number) == term) return slots_[i].number;
-    }
+    while (slots_[i].tag != 0) i = (i + 1) & mask;
     const auto n = static_cast<std::uint32_t>(ends_.size());
+    // Room first: once the text is in, nothing below may throw.
+    if (ends_.size() == ends_.capacity()) ends_.reserve(2 * ends_.size() + 1024);
     arena_.append(term);
-    ends_.push_back(arena_.size());
+    ends_.push_back(static_cast<std::uint32_t>(arena_.size()));
     slots_[i] = Slot{tag, n};
     return n;
   }
@@ -174,7 +181,7 @@ class TermNumbers {
   };
 
   std::string_view text(std::uint32_t n) const {
-    const std::size_t begin = n == 0 ? 0 : ends_[n - 1];
+    const std::uint32_t begin = n == 0 ? 0 : ends_[n - 1];
     return {arena_.data() + begin, ends_[n] - begin};
   }
 
@@ -197,8 +204,8 @@ class TermNumbers {
   }
 
   std::vector<Slot> slots_;  // power-of-two size, at most half full
-  std::string arena_;        // the stems back to back
-  std::vector<std::size_t> ends_;  // where stem n ends in arena_
+  std::string arena_;              // the stems back to back
+  std::vector<std::uint32_t> ends_;  // where stem n ends in arena_
 };
 
 // Each numbering (an Analyzer's, and each time it starts over) gets a
@@ -214,17 +221,17 @@ struct Analyzer::Impl {
   TermNumbers numbers;
   std::uint64_t numbering = next_numbering++;
 
-  // The number of stem, which the memo entry slot (when there is one)
-  // keeps; starting over, every memo entry forgets its number.
+  // The number of stem, which its memo entry slot keeps; starting over,
+  // every memo entry forgets its number.
   std::uint32_t number(std::string_view stem, StemMemo::Slot* slot) {
-    if (slot != nullptr && slot->number != kNoTermNumber) return slot->number;
+    if (slot->number != kNoTermNumber) return slot->number;
     std::uint32_t n = numbers.number(stem);
     if (n == kNoTermNumber) {
       memo.forget_numbers();
       numbering = next_numbering++;
       n = numbers.number(stem);
     }
-    if (slot != nullptr) slot->number = n;
+    slot->number = n;
     return n;
   }
 
@@ -258,9 +265,8 @@ Analyzer& Analyzer::operator=(Analyzer&&) noexcept = default;
 std::string_view Analyzer::stem(std::string_view lowered, std::uint32_t* number) {
   if (lowered.size() > kMemoMaxTokenBytes) {
     if (stopwords_.contains(lowered)) return {};
-    const std::string_view stem = impl_->run_stemmer(lowered);
-    if (number != nullptr) *number = impl_->number(stem, nullptr);
-    return stem;
+    if (number != nullptr) *number = kNoNumber;
+    return impl_->run_stemmer(lowered);
   }
   const std::uint32_t tag = StemMemo::tag_of(hash_token(lowered));
   StemMemo::Slot* slot = impl_->memo.find(lowered, tag);

@@ -161,9 +161,8 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     // (edge.txt's 300-term OR, top10 on the 1M-doc dump: 1.7 s against 0.1 s).
     // A term's count is its doc freq where no doc is deleted: exact at no
     // cost, whatever the threshold. A term minus exclusions counts without
-    // scores, a rare exclusion probed only where it may hold, and ranks
-    // pruned: cover NOT xylography (25,235 hits) scored every match in 3x
-    // the time of its count.
+    // scores and ranks pruned: cover NOT xylography (25,235 hits) scored
+    // every match in 3x the time of its count.
     const size_t width = disjunction_width(prepared);
     const bool wide = width > kMaxPrunedClauses;
     const bool free_count = !prepared.matches_nothing() && prepared.root().kind == QueryNode::Kind::kTerm &&

@@ -175,7 +175,7 @@ MappedFile::MappedFile(const std::string& path, FileKind kind) : path_(path) {
   ::close(fd);  // the mapping keeps the file alive
   if (m == MAP_FAILED) throw IndexError(path, "mmap failed: " + errno_text(err));
   base_ = static_cast<const uint8_t*>(m);
-  // No madvise: the kernel's default readahead suits both the sequential
+  // No readahead advice: the kernel's default suits both the sequential
   // scans of merging and checking and the hot, cached pages of searching.
   try {
     validate(kind);

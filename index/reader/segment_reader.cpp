@@ -114,9 +114,13 @@ PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {
                         data_.postings_version);
 }
 
-void SegmentReader::release_pages() const noexcept {
+void SegmentReader::release_postings_pages() const noexcept {
   if (!files_) return;
-  for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs}) f->release_pages();
+  for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict}) f->release_pages();
+}
+
+void SegmentReader::release_stored_pages() const noexcept {
+  if (files_) files_->docs.release_pages();
 }
 
 void SegmentReader::check() const {

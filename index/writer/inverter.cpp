@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 
+#include "analyzer/analyzer.h"
 #include "util/bytes.h"
 
 namespace fts {
@@ -51,7 +52,7 @@ uint32_t Inverter::intern(std::string_view text) {
 }
 
 uint32_t Inverter::id_of(const AnalyzedTerm& term) {
-  if (numbering_ == 0) return intern(term.text);
+  if (numbering_ == 0 || term.number == Analyzer::kNoNumber) return intern(term.text);
   if (term.number >= id_of_number_.size()) {
     id_of_number_.resize(std::max<size_t>(size_t(term.number) + 1, 2 * id_of_number_.size()), kEmpty);
   }
@@ -104,8 +105,10 @@ void Inverter::add(const AnalyzedDoc& doc) {
 }
 
 size_t Inverter::memory_bytes() const {
+  // Not id_of_number_: the analyzer's numbering bounds it (4 MB), not the
+  // segment, and counted here it would fill a small budget at once.
   return postings_bytes_ + arena_.size() * kArenaChunk + terms_.capacity() * sizeof(Term) +
-         (table_.size() + id_of_number_.capacity() + lengths_.capacity()) * sizeof(uint32_t);
+         (table_.size() + lengths_.capacity()) * sizeof(uint32_t);
 }
 
 std::vector<uint32_t> Inverter::sorted_term_ids() const {

@@ -106,11 +106,7 @@ class SharedPostingsQueue {
 // beside the merge's own memory. Every so many postings (or stored docs) it
 // drops them; the few still in use fault back in from the page cache.
 constexpr uint64_t kReleaseEveryPostings = uint64_t(1) << 24;
-constexpr DocId kReleaseEveryDocs = 1 << 16;
-
-void release_pages(const std::vector<IndexReader::Segment>& inputs) {
-  for (const auto& seg : inputs) seg.reader->release_pages();
-}
+constexpr uint64_t kReleaseEveryDocs = uint64_t(1) << 16;
 
 uint16_t saturate(uint32_t v) { return static_cast<uint16_t>(std::min<uint32_t>(v, 65535)); }
 
@@ -289,10 +285,13 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       FileWriter docs_file(segment_file(dir, name, "docs"), FileKind::kDocStore);
       DocStoreWriter docs(docs_file);
       UrlTableWriter urls;
+      uint64_t read = 0;
       for (size_t s = 0; s < inputs.size(); ++s) {
         const SegmentReader& seg = *inputs[s].reader;
         for (DocId d = 0; d < seg.doc_count(); ++d) {
-          if (d % kReleaseEveryDocs == kReleaseEveryDocs - 1) release_pages(inputs);
+          if (++read % kReleaseEveryDocs == 0) {
+            for (const auto& input : inputs) input.reader->release_stored_pages();
+          }
           if (remap[s](d) == kNoMoreDocs) continue;
           StoredDoc doc = seg.doc_store().get(d);
           docs.add(doc.title, doc.url, doc.abstract);
@@ -319,7 +318,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   uint64_t read_since_release = 0;
   for (;;) {
     if (read_since_release >= kReleaseEveryPostings) {
-      release_pages(inputs);
+      for (const auto& input : inputs) input.reader->release_postings_pages();
       read_since_release = 0;
     }
     // The smallest key among the inputs; k is small, so a linear scan.

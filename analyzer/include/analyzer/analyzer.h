@@ -34,7 +34,9 @@ class Analyzer {
   // them, so that a caller can key tables by number instead of hashing the
   // text again (the stem memo keeps the numbers of its entries). Past a
   // million terms the numbering starts over and term_numbering() changes;
-  // a number stands for one term only within one term_numbering().
+  // a number stands for one term only within one term_numbering(). A token
+  // too long for the memo (over 40 bytes) gives its term kNoNumber.
+  static constexpr std::uint32_t kNoNumber = UINT32_MAX;
   template <class Emit>
   void for_each_numbered_term(std::string_view text, Emit&& emit);
   std::uint64_t term_numbering() const;

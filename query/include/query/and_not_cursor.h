@@ -80,8 +80,9 @@ class AndNotCursor final : public DocCursor {
         if (e < d) e = exclude_->advance(d);
         if (e != d) break;
       } else if (d < exclude_->doc() || !exclude_->contains(d)) {
-        // Below exclude's doc() nothing matches it (DocCursor::contains):
-        // a rare exclusion is probed, a virtual call, only where it may hold.
+        // Below exclude's doc() nothing matches it (DocCursor::contains).
+        // A term's doc() moves with each probe, so a rare excluded term is
+        // probed, a virtual call, only where it may hold.
         break;
       }
       d = include_->next();

@@ -102,9 +102,10 @@ class MappedFile {
   const std::string& path() const { return path_; }
   uint64_t file_size() const { return size_; }
   void verify_checksum() const;  // throws IndexError
-  // Unmaps the pages read so far from this process (they stay in the page
-  // cache; a later read faults them back in). A pass over a whole file, as
-  // a merge makes, otherwise holds every page it touched in its resident set.
+  // Drops this process's mappings of all the file's pages (they stay in the
+  // page cache; a later read faults them back in). A pass over a whole
+  // file, as a merge makes, otherwise holds every page it touched in its
+  // resident set.
   void release_pages() const noexcept;
 
  private:

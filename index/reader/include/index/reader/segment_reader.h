@@ -90,10 +90,12 @@ class SegmentReader {
   const ClusterIds& cluster_ids() const { return cluster_ids_; }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
-  // Drops the pages of the postings, positions, dictionary and doc store
-  // from the resident set (MappedFile::release_pages); a reader opened on
-  // spans rather than files has none to drop.
-  void release_pages() const noexcept;
+  // Drop the pages of the postings, positions and dictionary, or of the doc
+  // store, from the resident set (MappedFile::release_pages): a merge reads
+  // the two on threads of their own. A reader opened on spans rather than
+  // files has none to drop.
+  void release_postings_pages() const noexcept;
+  void release_stored_pages() const noexcept;
 
  struct Files;
 

@@ -15,7 +15,8 @@
 namespace fts {
 
 // A term of a document: its text, a view into a batch's term pool, and its
-// number in the analyzer's term_numbering (Analyzer::for_each_numbered_term).
+// number in the analyzer's term_numbering (Analyzer::for_each_numbered_term;
+// Analyzer::kNoNumber: none).
 struct AnalyzedTerm {
   std::string_view text;
   uint32_t number = 0;
