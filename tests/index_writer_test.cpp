@@ -44,25 +44,30 @@ void build(const std::string& dir, const std::vector<Document>& docs, IndexWrite
   writer.commit();
 }
 
-// key -> (doc, freq, positions...) over all segments, global doc ids.
-using Dump = std::map<std::string, std::vector<std::vector<uint32_t>>>;
+// Per doc with a term: {doc, freq, positions...}, global doc ids.
+using Rows = std::vector<std::vector<uint32_t>>;
+// key -> its rows over all segments.
+using Dump = std::map<std::string, Rows>;
+
+// Appends the rows of one segment's list of a term in field.
+void append_rows(const IndexReader::Segment& seg, Field field, const TermInfo& info, Rows& rows) {
+  std::vector<uint32_t> positions;
+  PostingsCursor c = seg.reader->cursor(field, info);
+  for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+    std::vector<uint32_t> row{seg.base + d, c.freq()};
+    if (field != Field::kAny) {
+      c.positions(positions);
+      row.insert(row.end(), positions.begin(), positions.end());
+    }
+    rows.push_back(row);
+  }
+}
 
 Dump dump_index(const IndexReader& index) {
   Dump out;
-  std::vector<uint32_t> positions;
   for (const auto& seg : index.segments()) {
     for (auto it = seg.reader->terms().begin(); it.valid(); it.next()) {
-      auto field = static_cast<Field>(it.key()[0]);
-      PostingsCursor c = seg.reader->cursor(field, it.info());
-      auto& list = out[std::string(it.key())];
-      for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-        std::vector<uint32_t> row{seg.base + d, c.freq()};
-        if (field != Field::kAny) {
-          c.positions(positions);
-          row.insert(row.end(), positions.begin(), positions.end());
-        }
-        list.push_back(row);
-      }
+      append_rows(seg, static_cast<Field>(it.key()[0]), it.info(), out[std::string(it.key())]);
     }
   }
   return out;
@@ -206,22 +211,13 @@ TEST(Inverter, TermNumbersHoldOnlyWithinTheirNumbering) {
   EXPECT_EQ(found, (Found{{"cat", {3, 3}}, {"dog", {3, 4}}, {"eel", {2, 2}}}));
 }
 
-// The postings of key in index, rows as in Dump.
-std::vector<std::vector<uint32_t>> postings_of(const IndexReader& index, const std::string& key) {
-  std::vector<std::vector<uint32_t>> rows;
-  std::vector<uint32_t> positions;
+// The rows of key in index.
+Rows postings_of(const IndexReader& index, const std::string& key) {
+  Rows rows;
   const auto field = static_cast<Field>(key[0]);
   for (const auto& seg : index.segments()) {
-    std::optional<TermInfo> info = seg.reader->lookup(field, std::string_view(key).substr(1));
-    if (!info) continue;
-    PostingsCursor c = seg.reader->cursor(field, *info);
-    for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-      std::vector<uint32_t> row{seg.base + d, c.freq()};
-      if (field != Field::kAny) {
-        c.positions(positions);
-        row.insert(row.end(), positions.begin(), positions.end());
-      }
-      rows.push_back(row);
+    if (std::optional<TermInfo> info = seg.reader->lookup(field, std::string_view(key).substr(1))) {
+      append_rows(seg, field, *info, rows);
     }
   }
   return rows;
@@ -252,8 +248,7 @@ TEST(IndexWriter, PostingsStayExactWhenTheTermNumberingStartsOver) {
   for (uint32_t d = 0; d < docs.size(); d += 7) {
     for (uint32_t k = d % 13; k < 2000; k += 131) {
       const std::string term = "u" + std::to_string(d * 2000 + k) + "x";
-      ASSERT_EQ(postings_of(*index, term_key(Field::kTitle, term)), (std::vector<std::vector<uint32_t>>{{d, 1, k}}))
-          << term;
+      ASSERT_EQ(postings_of(*index, term_key(Field::kTitle, term)), (Rows{{d, 1, k}})) << term;
     }
   }
 }
