@@ -3,7 +3,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,8 +20,6 @@ class TermCursor final : public DocCursor {
              std::string_view label)
       : postings_(std::move(postings)), segment_(segment), field_(field), weight_(weight), label_(label) {
     doc_ = postings_.next();
-    caching_ = weight_ != nullptr && postings_.cost() >= kCachingFrom;
-    if (caching_) single_.fill(-1.0f);
   }
 
   DocId next() override {
@@ -39,13 +36,7 @@ class TermCursor final : public DocCursor {
   uint64_t cost() const override { return postings_.cost(); }
   float score() override {
     if (!weight_) return 0;
-    const uint32_t tf = postings_.freq();
-    const uint32_t length = segment_->field_length(field_, doc_);
-    if (tf != 1 || length >= single_.size() || !caching_) return weight_->score(tf, length);
-    // The same expression, so the same float: scored once per length.
-    float& s = single_[length];
-    if (s < 0) s = weight_->score(1, length);
-    return s;
+    return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
   }
   // The best freq at the shortest length of the segment, or the term's
   // impact where the postings have impacts for this field (whichever is
@@ -89,12 +80,6 @@ class TermCursor final : public DocCursor {
   bool untouched_ = true;
   int column_ = postings_.impact_column(field_);  // of the impacts for field_; -1: none
   float max_score_ = -1;                         // not yet computed
-  // Most hits have tf 1 and a short field: their scores by length (-1: not
-  // yet computed) spare a division per hit. Only a long list fills the
-  // table, which costs as much as scoring a few hundred hits.
-  static constexpr uint64_t kCachingFrom = 1024;
-  bool caching_ = false;
-  std::array<float, 256> single_;
 };
 
 }  // namespace fts
