@@ -166,6 +166,30 @@ TEST(TermDict, EmptyKeyAndExtremeInfos) {
   check_against(d, m, rng);
 }
 
+// Lookups order blocks by their first keys' 8-byte prefixes: keys that share
+// those bytes (long common prefixes, short keys padded with what a NUL byte
+// spells, trailing NULs) are told apart by the whole key.
+TEST(TermDict, KeysSharingTheirFirstEightBytes) {
+  Map m;
+  const std::string shared = "\x02" "abcdefghij";
+  for (int i = 0; i < 3000; ++i) m[shared + std::to_string(i * 7919 % 100000)] = TermInfo{};
+  for (std::string k : {std::string("\x02" "abc"), std::string("\x02" "abc\0", 5), std::string("\x02" "abc\0\0\0\0\0", 9),
+                        std::string("\x02" "abcdefg"), std::string("\x02" "abcdefgh"), std::string("\x02" "abcdefgh\0", 10),
+                        std::string("\x02" "abcdefgi"), std::string("\x02" "abcdefg\xff"), std::string("\x02"), std::string()}) {
+    m[k] = TermInfo{};
+  }
+  uint64_t post = 0, pos = 0;
+  std::mt19937_64 rng(5);
+  for (auto& [k, v] : m) v = random_info(rng, post, pos);
+  Bytes bytes = build(m);
+  TermDictReader d(as_span(bytes), "shared.dict");
+  check_against(d, m, rng);
+  for (std::string probe : {shared, shared + "z", shared.substr(0, 8), std::string("\x02" "abcdefgh\0\0", 11),
+                            std::string("\x02" "abcdefgj"), std::string("\x03")}) {
+    EXPECT_EQ(d.find(probe).has_value(), m.count(probe) > 0) << probe;
+  }
+}
+
 TEST(TermDict, TermKeyPutsFieldFirst) {
   EXPECT_EQ(term_key(Field::kTitle, "cat"), "\x01" "cat");
   EXPECT_LT(term_key(Field::kAny, "zzz"), term_key(Field::kTitle, "a"));

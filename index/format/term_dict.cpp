@@ -189,6 +189,18 @@ TermDictReader::TermDictReader(std::span<const uint8_t> payload, std::string pat
       corrupt(block_starts_ + i * 8, "bad block offset");
     }
   }
+  first_prefixes_.resize(n_blocks_);
+  for (uint64_t i = 0; i < n_blocks_; ++i) first_prefixes_[i] = key_prefix(first_key(i));
+}
+
+// The first 8 bytes of key, zero-padded, as a number that orders as the
+// bytes do: comparing two prefixes is comparing the keys, unless equal.
+uint64_t TermDictReader::key_prefix(std::string_view key) {
+  unsigned char bytes[8] = {};
+  std::memcpy(bytes, key.data(), std::min<size_t>(key.size(), 8));
+  uint64_t p = 0;
+  for (unsigned char b : bytes) p = p << 8 | b;  // big-endian: one load and a byte swap
+  return p;
 }
 
 void TermDictReader::corrupt(const uint8_t* at, const std::string& what) const {
@@ -208,17 +220,25 @@ uint32_t TermDictReader::entries_in(uint64_t block) const {
 }
 
 uint64_t TermDictReader::block_for(std::string_view key) const {
-  // First block whose first key > key, minus one.
-  uint64_t lo = 0, hi = n_blocks_;
+  // First block whose first key > key, minus one. The blocks whose first
+  // keys' prefixes are below or above key's are found on the prefixes
+  // alone (one array, no key bytes read); only a run of equal prefixes
+  // needs the keys (keys that share their first 8 bytes).
+  const uint64_t p = key_prefix(key);
+  const auto begin = first_prefixes_.begin();
+  auto lo = std::lower_bound(begin, first_prefixes_.end(), p);
+  auto hi = std::upper_bound(lo, first_prefixes_.end(), p);
+  // A zero-padded prefix equals that of a longer key starting with key's
+  // bytes and zeros; the keys decide within the run.
   while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (key < first_key(mid)) {
+    auto mid = lo + (hi - lo) / 2;
+    if (key < first_key(static_cast<uint64_t>(mid - begin))) {
       hi = mid;
     } else {
       lo = mid + 1;
     }
   }
-  return lo == 0 ? n_blocks_ : lo - 1;
+  return lo == begin ? n_blocks_ : static_cast<uint64_t>(lo - begin) - 1;
 }
 
 std::optional<TermInfo> TermDictReader::find(std::string_view key) const {

@@ -98,6 +98,7 @@ class TermDictReader {
   uint64_t block_start(uint64_t block) const;
   uint32_t entries_in(uint64_t block) const;
   uint64_t block_for(std::string_view key) const;  // last block whose first key <= key, or n_blocks_
+  static uint64_t key_prefix(std::string_view key);
   [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
 
   std::span<const uint8_t> payload_;
@@ -108,6 +109,7 @@ class TermDictReader {
   const uint8_t* first_keys_ = nullptr;
   const uint8_t* first_key_starts_ = nullptr;  // u32[n_blocks_ + 1], unaligned
   const uint8_t* block_starts_ = nullptr;      // u64[n_blocks_ + 1], unaligned
+  std::vector<uint64_t> first_prefixes_;       // key_prefix() of each block's first key, for block_for()
 };
 
 }  // namespace fts
