@@ -384,6 +384,7 @@ size_t disjunction_width(const PreparedQuery& query) {
 
 bool is_term_minus_exclusions(const PreparedQuery& query) {
   if (query.matches_nothing()) return false;
+  if (query.root().kind == Kind::kTerm) return true;
   const QueryNode* positive = lone_positive(query.root());
   return positive && positive->kind == Kind::kTerm;
 }

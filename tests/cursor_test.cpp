@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <random>
 #include <set>
 #include <vector>
 
 #include "index/format/file_format.h"
+#include "index/format/live_docs.h"
 #include "index/format/postings.h"
 #include "query/all_docs_cursor.h"
 #include "query/and_cursor.h"
@@ -244,6 +246,74 @@ TEST_F(CursorTest, EmptyChildrenAndExhaustion) {
   EXPECT_EQ(c.doc(), kNoMoreDocs);
   AndNotCursor n(postings_.term(terms_[2]), std::make_unique<EmptyCursor>());
   EXPECT_EQ(drain(n), sets_[2]);
+}
+
+// Bulk reads: take() in batches of any size, and count_live() and
+// collect_live() under random live docs, from the start and from partway,
+// against the filtered iteration of the same cursor. Covers the
+// overrides (term, bitset OR, all docs, complement) and the defaults.
+TEST_F(CursorTest, BulkReadsAgreeWithIteration) {
+  std::vector<DocId> all(kDocs);
+  for (DocId d = 0; d < kDocs; ++d) all[d] = d;
+  using Make = std::function<std::unique_ptr<DocCursor>()>;
+  auto or_of = [&](bool bitset) {
+    std::vector<std::unique_ptr<DocCursor>> kids;
+    for (size_t t : {1, 2, 3}) kids.push_back(postings_.term(terms_[t]));
+    return bitset ? std::unique_ptr<DocCursor>(std::make_unique<BitsetOrCursor>(std::move(kids), kDocs, false))
+                  : std::unique_ptr<DocCursor>(std::make_unique<OrCursor>(std::move(kids)));
+  };
+  const std::vector<DocId> union123 = unite(unite(sets_[1], sets_[2]), sets_[3]);
+  std::vector<std::pair<Make, std::vector<DocId>>> cases = {
+      {[&] { return postings_.term(terms_[0]); }, sets_[0]},
+      {[&] { return postings_.term(terms_[4]); }, sets_[4]},
+      {[&] { return postings_.term(terms_[5]); }, sets_[5]},
+      {[&] { return or_of(true); }, union123},
+      {[&] { return or_of(false); }, union123},
+      {[&] { return std::make_unique<AllDocsCursor>(kDocs); }, all},
+      {[&] {
+         return std::make_unique<AndNotCursor>(std::make_unique<AllDocsCursor>(kDocs), postings_.term(terms_[4]));
+       },
+       subtract(all, sets_[4])},
+      {[&] { return std::make_unique<AndNotCursor>(postings_.term(terms_[5]), postings_.term(terms_[3])); },
+       subtract(sets_[5], sets_[3])},
+  };
+  std::bernoulli_distribution deleted(0.3);
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const auto& [make, expected] = cases[k];
+    LiveDocs live(kDocs);
+    for (DocId d = 0; d < kDocs; ++d)
+      if (deleted(rng_)) live.remove(d);
+    for (size_t skip : {size_t{0}, size_t{1}, size_t{130}, expected.size() / 2, expected.size() - 1}) {
+      if (skip >= expected.size()) continue;
+      const std::vector<DocId> rest(expected.begin() + static_cast<std::ptrdiff_t>(skip), expected.end());
+      std::vector<DocId> live_rest;
+      for (DocId d : rest)
+        if (live.is_live(d)) live_rest.push_back(d);
+      auto start = [&] {
+        auto c = make();
+        for (size_t i = 0; i < skip; ++i) c->next();
+        return c;
+      };
+      auto c = start();
+      std::vector<DocId> taken(rest.size() + 1);
+      size_t got = 0;
+      for (size_t batch = 1; const size_t n = c->take(taken.data() + got, std::min(batch, taken.size() - got));
+           batch = batch * 3 % 200 + 1) {
+        got += n;
+      }
+      taken.resize(got);
+      EXPECT_EQ(taken, rest) << "case " << k << " skip " << skip;
+      EXPECT_EQ(c->doc(), kNoMoreDocs);
+      EXPECT_EQ(start()->count_live(live), live_rest.size()) << "case " << k << " skip " << skip;
+      std::vector<DocId> collected = {42};  // appended to, with the base added
+      start()->collect_live(collected, 1000, live);
+      ASSERT_EQ(collected.size(), live_rest.size() + 1) << "case " << k << " skip " << skip;
+      for (size_t i = 0; i < live_rest.size(); ++i) ASSERT_EQ(collected[i + 1], live_rest[i] + 1000);
+      std::vector<DocId> all_collected;
+      start()->collect_remaining(all_collected, 0);
+      EXPECT_EQ(all_collected, rest) << "case " << k << " skip " << skip;
+    }
+  }
 }
 
 // Phrases over positional postings: "x y", the repeated "x x" and "x x x".

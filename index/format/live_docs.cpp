@@ -29,6 +29,14 @@ LiveDocs::LiveDocs(uint32_t doc_count)
   if (doc_count % 64 != 0) bits_.back() = (uint64_t(1) << (doc_count % 64)) - 1;
 }
 
+uint64_t LiveDocs::count_from(DocId from) const {
+  size_t w = from >> 6;
+  if (w >= bits_.size()) return 0;
+  uint64_t n = static_cast<uint64_t>(std::popcount(bits_[w] & (~uint64_t(0) << (from & 63))));
+  while (++w < bits_.size()) n += static_cast<uint64_t>(std::popcount(bits_[w]));
+  return n;
+}
+
 bool LiveDocs::remove(DocId local) {
   if (!is_live(local)) return false;
   bits_[local >> 6] &= ~(uint64_t(1) << (local & 63));

@@ -28,6 +28,11 @@ class AllDocsCursor final : public DocCursor {
     doc_ = kNoMoreDocs;
     return n;
   }
+  uint64_t count_live(const LiveDocs& live) override {
+    const uint64_t n = doc_ == kNoMoreDocs ? 0 : live.count_from(doc_);
+    doc_ = kNoMoreDocs;
+    return n;
+  }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "all-docs", doc_count_); }
 
  private:

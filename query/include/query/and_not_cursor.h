@@ -45,6 +45,14 @@ class AndNotCursor final : public DocCursor {
     doc_ = kNoMoreDocs;
     return left - excluded;
   }
+  // The same for the live docs: those left minus the live exclusions.
+  uint64_t count_live(const LiveDocs& live) override {
+    if (!include_is_everything_ || doc_ == kNoMoreDocs) return DocCursor::count_live(live);
+    const uint64_t left = live.count_from(doc_);
+    const uint64_t excluded = exclude_->count_live(live);
+    doc_ = kNoMoreDocs;
+    return left - excluded;
+  }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     return include_->contains(target) && !exclude_->contains(target);
@@ -52,15 +60,17 @@ class AndNotCursor final : public DocCursor {
   // A complement appends the runs between exclusions without per-doc calls.
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
     if (!include_is_everything_) return DocCursor::collect_remaining(out, base);
-    const uint64_t end = include_->cost();  // doc count
-    uint64_t d = doc_;
-    while (d < end) {
-      uint64_t e = exclude_->doc();
-      if (e < d) e = exclude_->advance(static_cast<DocId>(d));
-      for (const uint64_t stop = std::min(e, end); d < stop; ++d) out.push_back(base + static_cast<DocId>(d));
-      d = e + 1;
-    }
-    doc_ = kNoMoreDocs;
+    for_each_run([&](uint64_t from, uint64_t to) {
+      for (uint64_t d = from; d < to; ++d) out.push_back(base + static_cast<DocId>(d));
+    });
+  }
+  void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
+    if (!include_is_everything_) return DocCursor::collect_live(out, base, live);
+    for_each_run([&](uint64_t from, uint64_t to) {
+      for (uint64_t d = from; d < to; ++d) {
+        if (live.is_live(static_cast<DocId>(d))) out.push_back(base + static_cast<DocId>(d));
+      }
+    });
   }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "and-not", cost());
@@ -71,6 +81,22 @@ class AndNotCursor final : public DocCursor {
   }
 
  private:
+  // A complement's matches from doc() on as runs [from, to) between the
+  // exclusions: fn(from, to) for each; consumes the cursor.
+  template <class Fn>
+  void for_each_run(Fn&& fn) {
+    const uint64_t end = include_->cost();  // doc count
+    uint64_t d = doc_;
+    while (d < end) {
+      uint64_t e = exclude_->doc();
+      if (e < d) e = exclude_->advance(static_cast<DocId>(d));
+      const uint64_t stop = std::min(e, end);
+      if (d < stop) fn(d, stop);
+      d = e + 1;
+    }
+    doc_ = kNoMoreDocs;
+  }
+
   DocId skip_excluded(DocId d) {
     while (d != kNoMoreDocs) {
       if (include_is_everything_) {

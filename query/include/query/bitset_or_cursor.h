@@ -65,6 +65,16 @@ class BitsetOrCursor final : public DocCursor {
     }
     return DocCursor::count_remaining();
   }
+  uint64_t count_live(const LiveDocs& live) override {
+    uint64_t n = 0;
+    for_live_words(live, [&](size_t, uint64_t bits) { n += static_cast<uint64_t>(std::popcount(bits)); });
+    return n;
+  }
+  void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
+    for_live_words(live, [&](size_t w, uint64_t bits) {
+      for (; bits != 0; bits &= bits - 1) out.push_back(base + static_cast<DocId>(w * 64 + std::countr_zero(bits)));
+    });
+  }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "or(bitset)", count_); }
 
  private:
@@ -77,6 +87,20 @@ class BitsetOrCursor final : public DocCursor {
       bits = words_[w];
     }
     return static_cast<DocId>(w * 64 + std::countr_zero(bits));
+  }
+
+  // fn(w, bits) for each word w from doc() on, its bits ANDed with the
+  // live ones (those below doc() cleared); consumes the cursor.
+  template <class Fn>
+  void for_live_words(const LiveDocs& live, Fn&& fn) {
+    if (doc_ == kNoMoreDocs) return;
+    const size_t first = doc_ >> 6;
+    for (size_t w = first; w < words_.size(); ++w) {
+      uint64_t bits = words_[w] & live.word(w);
+      if (w == first) bits &= ~uint64_t{0} << (doc_ & 63);
+      if (bits != 0) fn(w, bits);
+    }
+    doc_ = kNoMoreDocs;
   }
 
   std::vector<uint64_t> words_;

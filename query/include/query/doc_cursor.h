@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "index/format/live_docs.h"
 #include "index/format/postings.h"
 
 namespace fts {
@@ -51,6 +52,33 @@ class DocCursor {
     uint64_t n = 0;
     for (DocId d = doc_; d != kNoMoreDocs; d = next()) ++n;
     return n;
+  }
+  // Copies up to max matches from doc() on into out and moves past them;
+  // 0 once exhausted. A bulk next() for readers of every match: a term
+  // copies a block at a time.
+  virtual size_t take(DocId* out, size_t max) {
+    size_t n = 0;
+    for (DocId d = doc_; n < max && d != kNoMoreDocs; d = next()) out[n++] = d;
+    return n;
+  }
+  // count_remaining() and collect_remaining() of the matches that live
+  // holds (a segment's live docs), consuming the cursor: a batch at a time
+  // by default, a word at a time where the matches are bits.
+  virtual uint64_t count_live(const LiveDocs& live) {
+    uint64_t n = 0;
+    DocId batch[kBlockSize];
+    while (const size_t got = take(batch, kBlockSize)) {
+      for (size_t i = 0; i < got; ++i) n += live.is_live(batch[i]);
+    }
+    return n;
+  }
+  virtual void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) {
+    DocId batch[kBlockSize];
+    while (const size_t got = take(batch, kBlockSize)) {
+      for (size_t i = 0; i < got; ++i) {
+        if (live.is_live(batch[i])) out.push_back(base + batch[i]);
+      }
+    }
   }
   // Membership test for a filter that is only probed, never iterated (the
   // excluded side of AND-NOT): targets must not decrease, and once probed a

@@ -27,6 +27,18 @@ class LiveDocsCursor final : public DocCursor {
   float score() override { return inner_->score(); }
   float max_score() override { return inner_->max_score(); }
   Bound block_bound(DocId target) override { return inner_->block_bound(target); }
+  // The inner cursor sits on doc(), the first live match, and filters
+  // the rest in bulk.
+  uint64_t count_remaining() override {
+    if (doc_ == kNoMoreDocs) return 0;
+    doc_ = kNoMoreDocs;
+    return inner_->count_live(live_);
+  }
+  void collect_remaining(std::vector<DocId>& out, DocId base) override {
+    if (doc_ == kNoMoreDocs) return;
+    doc_ = kNoMoreDocs;
+    inner_->collect_live(out, base, live_);
+  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "live-docs deleted=" + std::to_string(live_.deleted_count()), cost());
     inner_->explain(out, depth + 1);

@@ -93,9 +93,9 @@ struct SegmentClauses {
 // How many clauses plan_segment_clauses gives for a disjunction (a
 // top-level OR, or an AND of one OR and negations); 0 for any other root.
 size_t disjunction_width(const PreparedQuery& query);
-// Whether the query is one term ANDed with negations only (cover NOT
-// xylography), which plan_segment_clauses gives as the term's clause with
-// the negations as exclusions.
+// Whether the query is one term, alone or ANDed with negations only (cover
+// NOT xylography), which plan_segment_clauses gives as the term's clause
+// with the negations as exclusions.
 bool is_term_minus_exclusions(const PreparedQuery& query);
 // Above this many clauses a disjunction is scored into a bitset rather than
 // pruned (the planner's threshold for scored bitset ORs).

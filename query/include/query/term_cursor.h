@@ -67,6 +67,18 @@ class TermCursor final : public DocCursor {
     }
     return DocCursor::count_remaining();
   }
+  size_t take(DocId* out, size_t max) override {
+    untouched_ = false;
+    const size_t n = postings_.read_docs(out, max);
+    doc_ = postings_.doc();
+    return n;
+  }
+  void collect_remaining(std::vector<DocId>& out, DocId base) override {
+    DocId batch[kBlockSize];
+    while (const size_t n = take(batch, kBlockSize)) {
+      for (size_t i = 0; i < n; ++i) out.push_back(base + batch[i]);
+    }
+  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "term " + std::string(label_), cost());
   }

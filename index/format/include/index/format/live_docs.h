@@ -25,6 +25,12 @@ class LiveDocs {
   bool is_live(DocId local) const { return local < doc_count_ && (bits_[local >> 6] >> (local & 63) & 1); }
   // Marks local deleted; false when it already was.
   bool remove(DocId local);
+  // The live bits of docs [64 i, 64 i + 64): bit j for doc 64 i + j (0
+  // past the last doc), for word-wise filters.
+  uint64_t word(size_t i) const { return i < bits_.size() ? bits_[i] : 0; }
+  size_t words() const { return bits_.size(); }
+  // Live docs >= from.
+  uint64_t count_from(DocId from) const;
   uint32_t doc_count() const { return doc_count_; }
   uint32_t live_count() const { return live_; }
   uint32_t deleted_count() const { return doc_count_ - live_; }

@@ -6,6 +6,7 @@
 // and positions in their own stream so boolean queries never read them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -103,6 +104,17 @@ class PostingsCursor {
     return freqs_[idx_];
   }
   uint32_t cost() const { return doc_freq_; }
+  // Copies up to max docs from doc() on (the rest of the loaded block at
+  // most) into out and moves to the doc after them; 0 once exhausted. For
+  // readers of whole lists (counts, id lists), at a copy per doc.
+  size_t read_docs(DocId* out, size_t max) {
+    if (doc_ == kNoMoreDocs || max == 0) return 0;
+    const size_t n = std::min<size_t>(max, count_ - idx_);
+    std::copy_n(docs_ + idx_, n, out);
+    idx_ += static_cast<uint32_t>(n - 1);
+    next();
+    return n;
+  }
   // Positions of the current doc, ascending, into out (cleared first).
   void positions(std::vector<uint32_t>& out);
 
