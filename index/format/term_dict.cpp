@@ -64,13 +64,33 @@ void put_info(std::string& out, const TermInfo& info, const TermInfo& prev) {
   put_varint(out, zigzag(info.positions_offset - prev.positions_offset));
 }
 
-// Decodes one TermInfo over prev (in place); false when the bytes are bad.
-bool get_info(ByteReader& r, TermInfo& info) {
+// A varint at p (before end), p moved past it; false when cut off by end
+// or longer than 10 bytes. A dictionary's lengths, counts and small deltas
+// take one byte and most offset deltas two: those are read inline.
+inline bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
+  if (p != end && *p < 0x80) {
+    v = *p++;
+    return true;
+  }
+  if (end - p >= 2 && p[1] < 0x80) {
+    v = uint64_t(p[0] & 0x7f) | uint64_t(p[1]) << 7;
+    p += 2;
+    return true;
+  }
+  ByteReader r(p, end);
+  if (!r.get_varint(v)) return false;
+  p = r.pos();
+  return true;
+}
+
+// Decodes one TermInfo at p over the previous entry's (in place); false
+// when the bytes are bad. A lookup decodes up to a block's 32 of these.
+inline bool get_info(const uint8_t*& p, const uint8_t* end, TermInfo& info) {
   uint64_t df, total = 0, post, pos;
-  if (!r.get_varint(df) || (df >> 2) > UINT32_MAX) return false;
+  if (!read_varint(p, end, df) || (df >> 2) > UINT32_MAX) return false;
   const uint64_t kind = df & 3;
-  if (kind == 3 || (kind != 0 && !r.get_varint(total))) return false;
-  if (!r.get_varint(post) || !r.get_varint(pos)) return false;
+  if (kind == 3 || (kind != 0 && !read_varint(p, end, total))) return false;
+  if (!read_varint(p, end, post) || !read_varint(p, end, pos)) return false;
   info.doc_freq = static_cast<uint32_t>(df >> 2);
   info.total_freq = kind == 0 ? info.doc_freq : kind == 1 ? info.doc_freq + total + 1 : total;
   info.postings_offset += unzigzag(post);
@@ -80,11 +100,14 @@ bool get_info(ByteReader& r, TermInfo& info) {
 
 // Reads an entry's key delta: shared length and suffix. The shared length
 // must not exceed the previous key's length.
-bool get_key_delta(ByteReader& r, size_t prev_len, uint64_t& shared, std::string_view& suffix) {
+inline bool get_key_delta(const uint8_t*& p, const uint8_t* end, size_t prev_len, uint64_t& shared,
+                          std::string_view& suffix) {
   uint64_t suffix_len;
-  if (!r.get_varint(shared) || shared > prev_len) return false;
-  if (!r.get_varint(suffix_len)) return false;
-  return r.get_bytes(suffix_len, suffix);
+  if (!read_varint(p, end, shared) || shared > prev_len) return false;
+  if (!read_varint(p, end, suffix_len) || suffix_len > static_cast<uint64_t>(end - p)) return false;
+  suffix = std::string_view(reinterpret_cast<const char*>(p), suffix_len);
+  p += suffix_len;
+  return true;
 }
 
 }  // namespace
@@ -245,9 +268,10 @@ std::optional<TermInfo> TermDictReader::find(std::string_view key) const {
   uint64_t block = block_for(key);
   if (block >= n_blocks_) return std::nullopt;
   const uint8_t* base = payload_.data();
-  ByteReader r(base + block_start(block), base + block_start(block + 1));
+  const uint8_t* p = base + block_start(block);
+  const uint8_t* const end = base + block_start(block + 1);
   TermInfo info;
-  if (!get_info(r, info)) corrupt(r.pos(), "bad entry");
+  if (!get_info(p, end, info)) corrupt(p, "bad entry");
   std::string_view first = first_key(block);
   if (first == key) return info;
   // Scan without rebuilding keys: `matched` is the common prefix length of
@@ -259,7 +283,7 @@ std::optional<TermInfo> TermDictReader::find(std::string_view key) const {
   for (uint32_t i = 1; i < n; ++i) {
     uint64_t shared;
     std::string_view suffix;
-    if (!get_key_delta(r, prev_len, shared, suffix) || !get_info(r, info)) corrupt(r.pos(), "bad entry");
+    if (!get_key_delta(p, end, prev_len, shared, suffix) || !get_info(p, end, info)) corrupt(p, "bad entry");
     prev_len = shared + suffix.size();
     if (shared > matched) continue;
     if (shared < matched) return std::nullopt;
@@ -289,27 +313,27 @@ void TermDictReader::Iterator::load_block(uint64_t block) {
   entry_ = 0;
   entries_ = dict_->entries_in(block);
   end_ = base + dict_->block_start(block + 1);
-  ByteReader r(base + dict_->block_start(block), end_);
+  const uint8_t* p = base + dict_->block_start(block);
   info_ = TermInfo{};
-  if (!get_info(r, info_)) dict_->corrupt(r.pos(), "bad entry");
-  pos_ = r.pos();
+  if (!get_info(p, end_, info_)) dict_->corrupt(p, "bad entry");
+  pos_ = p;
   key_.assign(dict_->first_key(block));
 }
 
 void TermDictReader::Iterator::next() {
   if (dict_ == nullptr) return;
-  ByteReader r(pos_, end_);
   if (++entry_ == entries_) {
-    if (r.remaining() != 0) dict_->corrupt(pos_, "block longer than its entries");
+    if (pos_ != end_) dict_->corrupt(pos_, "block longer than its entries");
     load_block(block_ + 1);
     return;
   }
+  const uint8_t* p = pos_;
   uint64_t shared;
   std::string_view suffix;
-  if (!get_key_delta(r, key_.size(), shared, suffix) || !get_info(r, info_)) dict_->corrupt(r.pos(), "bad entry");
+  if (!get_key_delta(p, end_, key_.size(), shared, suffix) || !get_info(p, end_, info_)) dict_->corrupt(p, "bad entry");
   key_.resize(shared);
   key_.append(suffix);
-  pos_ = r.pos();
+  pos_ = p;
 }
 
 TermDictReader::Iterator TermDictReader::seek(std::string_view start) const {
