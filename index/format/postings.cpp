@@ -465,22 +465,28 @@ uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
     next_min = skip_last_doc(num_blocks_ - 1) + 1;
   }
   if (start > static_cast<uint64_t>(end_ - blocks_)) corrupt(end_, "tail starts past the end of the postings");
-  ByteReader in(blocks_ + start, end_);
+  const uint8_t* p = blocks_ + start;
+  if (doc_freq_ == 1) {
+    uint64_t delta;
+    if (!read_varint(p, end_, delta)) corrupt(p, "truncated tail block");
+    if (delta > kMaxDoc || next_min + delta > kMaxDoc) corrupt(p, "doc id overflow");
+    docs[0] = static_cast<DocId>(next_min + delta);
+    freqs[0] = static_cast<uint32_t>(total_freq_);
+    return freqs[0];
+  }
   uint32_t max_freq = 1;
   for (uint32_t i = 0; i < n; ++i) {
-    const uint8_t* at = in.pos();
+    const uint8_t* at = p;
     uint64_t v;
-    if (!in.get_varint(v)) corrupt(at, "truncated tail block");
+    if (!read_varint(p, end_, v)) corrupt(at, "truncated tail block");
     uint64_t delta = v;
-    if (doc_freq_ == 1) {
-      freqs[0] = static_cast<uint32_t>(total_freq_);
-      max_freq = freqs[0];
-    } else if (!all_freqs_one_) {
+    if (!all_freqs_one_) {
       delta = v >> 1;
       uint32_t f = 1;
       if (!(v & 1)) {
-        if (!in.get_varint32(f) || f > UINT32_MAX - 2) corrupt(at, "bad freq in tail block");
-        f += 2;
+        uint64_t coded;
+        if (!read_varint(p, end_, coded) || coded > UINT32_MAX - 2) corrupt(at, "bad freq in tail block");
+        f = static_cast<uint32_t>(coded) + 2;
       }
       freqs[i] = f;
       max_freq = std::max(max_freq, f);

@@ -64,25 +64,6 @@ void put_info(std::string& out, const TermInfo& info, const TermInfo& prev) {
   put_varint(out, zigzag(info.positions_offset - prev.positions_offset));
 }
 
-// A varint at p (before end), p moved past it; false when cut off by end
-// or longer than 10 bytes. A dictionary's lengths, counts and small deltas
-// take one byte and most offset deltas two: those are read inline.
-inline bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
-  if (p != end && *p < 0x80) {
-    v = *p++;
-    return true;
-  }
-  if (end - p >= 2 && p[1] < 0x80) {
-    v = uint64_t(p[0] & 0x7f) | uint64_t(p[1]) << 7;
-    p += 2;
-    return true;
-  }
-  ByteReader r(p, end);
-  if (!r.get_varint(v)) return false;
-  p = r.pos();
-  return true;
-}
-
 // Decodes one TermInfo at p over the previous entry's (in place); false
 // when the bytes are bad. A lookup decodes up to a block's 32 of these.
 inline bool get_info(const uint8_t*& p, const uint8_t* end, TermInfo& info) {

@@ -32,6 +32,12 @@ inline uint64_t load_u64(const uint8_t* p) {
   return v;
 }
 
+// A varint at p (before end), p moved past it; false (p unmoved) when cut
+// off by end or longer than 10 bytes. For hot loops over varints: one- and
+// two-byte values, nearly all of those in postings tails and dictionary
+// blocks, are read inline, the rest by ByteReader.
+inline bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v);
+
 // A cursor over bytes; every get_* returns false (and stays put) when the
 // bytes run out or a varint is malformed.
 class ByteReader {
@@ -87,5 +93,21 @@ class ByteReader {
   const uint8_t* p_;
   const uint8_t* end_;
 };
+
+inline bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
+  if (p != end && *p < 0x80) {
+    v = *p++;
+    return true;
+  }
+  if (end - p >= 2 && p[1] < 0x80) {
+    v = uint64_t(p[0] & 0x7f) | uint64_t(p[1]) << 7;
+    p += 2;
+    return true;
+  }
+  ByteReader r(p, end);
+  if (!r.get_varint(v)) return false;
+  p = r.pos();
+  return true;
+}
 
 }  // namespace fts
