@@ -75,7 +75,7 @@ class SegmentPlanner {
       return out;
     }
     if (const QueryNode* positive = lone_positive(root)) {
-      std::vector<CursorPtr> negatives = negations(root);
+      std::vector<CursorPtr> negatives = negations(root, true);
       if (positive->kind == Kind::kOr) {
         out.clauses = disjunction_parts(*positive, false);
       } else {
@@ -90,11 +90,19 @@ class SegmentPlanner {
 
  private:
   // Filters of the n of an AND's NOT n children that match something.
-  std::vector<CursorPtr> negations(const QueryNode& node) {
+  // probed: the caller only probes them (contains(), never iterated: the
+  // exclusions of an AND with a positive child). A lone excluded phrase
+  // is then built two-phase: positions are read only at the probed docs,
+  // not in a search for its first match at construction, which in each
+  // segment without one would scan the whole phrase ("as is used").
+  std::vector<CursorPtr> negations(const QueryNode& node, bool probed) {
+    size_t count = 0;
+    for (const auto& c : node.children) count += is_negation(*c);
+    const bool two_phase = probed && count == 1;  // an OR of exclusions iterates them
     std::vector<CursorPtr> out;
     for (const auto& c : node.children) {
       if (!is_negation(*c)) continue;
-      CursorPtr cursor = filter(*c->children[0], false);
+      CursorPtr cursor = filter(*c->children[0], false, two_phase);
       if (cursor->doc() != kNoMoreDocs) out.push_back(std::move(cursor));
     }
     return out;
@@ -227,7 +235,7 @@ class SegmentPlanner {
       if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
       positives.push_back(std::move(cursor));
     }
-    std::vector<CursorPtr> negatives = negations(node);
+    std::vector<CursorPtr> negatives = negations(node, !positives.empty());
     CursorPtr include;
     if (positives.empty()) {
       include = std::make_unique<AllDocsCursor>(segment_.doc_count());
