@@ -117,6 +117,17 @@ void check_against(const TermDictReader& d, const Map& m, std::mt19937_64& rng) 
   }
 }
 
+// Gives m's keys random infos, builds their dictionary and checks it
+// against m; returns its bytes.
+Bytes with_random_infos_checked(Map& m, std::mt19937_64& rng) {
+  uint64_t post = 0, pos = 0;
+  for (auto& [k, v] : m) v = random_info(rng, post, pos);
+  Bytes bytes = build(m);
+  TermDictReader d(as_span(bytes), "test.dict");
+  check_against(d, m, rng);
+  return bytes;
+}
+
 TEST(TermDict, MatchesMapOnRandomKeys) {
   std::mt19937_64 rng(1);
   for (size_t n : {size_t{2000}, size_t{20000}}) {
@@ -178,12 +189,9 @@ TEST(TermDict, KeysSharingTheirFirstEightBytes) {
                         std::string("\x02" "abcdefgi"), std::string("\x02" "abcdefg\xff"), std::string("\x02"), std::string()}) {
     m[k] = TermInfo{};
   }
-  uint64_t post = 0, pos = 0;
   std::mt19937_64 rng(5);
-  for (auto& [k, v] : m) v = random_info(rng, post, pos);
-  Bytes bytes = build(m);
+  const Bytes bytes = with_random_infos_checked(m, rng);
   TermDictReader d(as_span(bytes), "shared.dict");
-  check_against(d, m, rng);
   for (std::string probe : {shared, shared + "z", shared.substr(0, 8), std::string("\x02" "abcdefgh\0\0", 11),
                             std::string("\x02" "abcdefgj"), std::string("\x03")}) {
     EXPECT_EQ(d.find(probe).has_value(), m.count(probe) > 0) << probe;
@@ -286,12 +294,8 @@ TEST(TermDict, RealVocabulary) {
   Map m;
   for (const auto& w : words) m.emplace(term_key(Field::kAbstract, w), TermInfo{});
   ASSERT_GT(m.size(), 1000u);
-  uint64_t post = 0, pos = 0;
   std::mt19937_64 rng(7);
-  for (auto& [k, v] : m) v = random_info(rng, post, pos);
-  Bytes bytes = build(m);
-  TermDictReader d(as_span(bytes), "gcide.dict");
-  check_against(d, m, rng);
+  with_random_infos_checked(m, rng);
 }
 
 }  // namespace
