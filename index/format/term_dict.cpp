@@ -201,9 +201,9 @@ TermDictReader::TermDictReader(std::span<const uint8_t> payload, std::string pat
 // bytes do: comparing two prefixes is comparing the keys, unless equal.
 uint64_t TermDictReader::key_prefix(std::string_view key) {
   unsigned char bytes[8] = {};
-  std::memcpy(bytes, key.data(), std::min<size_t>(key.size(), 8));
+  if (!key.empty()) std::memcpy(bytes, key.data(), std::min<size_t>(key.size(), 8));  // data() may be null
   uint64_t p = 0;
-  for (unsigned char b : bytes) p = p << 8 | b;  // big-endian: one load and a byte swap
+  for (unsigned char b : bytes) p = p << 8 | b;  // big-endian
   return p;
 }
 

@@ -28,7 +28,6 @@ class LiveDocs {
   // The live bits of docs [64 i, 64 i + 64): bit j for doc 64 i + j (0
   // past the last doc), for word-wise filters.
   uint64_t word(size_t i) const { return i < bits_.size() ? bits_[i] : 0; }
-  size_t words() const { return bits_.size(); }
   // Live docs >= from.
   uint64_t count_from(DocId from) const;
   uint32_t doc_count() const { return doc_count_; }
