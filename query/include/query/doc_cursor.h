@@ -66,19 +66,13 @@ class DocCursor {
   // by default, a word at a time where the matches are bits.
   virtual uint64_t count_live(const LiveDocs& live) {
     uint64_t n = 0;
-    DocId batch[kBlockSize];
-    while (const size_t got = take(batch, kBlockSize)) {
-      for (size_t i = 0; i < got; ++i) n += live.is_live(batch[i]);
-    }
+    for_each_taken([&](DocId d) { n += live.is_live(d); });
     return n;
   }
   virtual void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) {
-    DocId batch[kBlockSize];
-    while (const size_t got = take(batch, kBlockSize)) {
-      for (size_t i = 0; i < got; ++i) {
-        if (live.is_live(batch[i])) out.push_back(base + batch[i]);
-      }
-    }
+    for_each_taken([&](DocId d) {
+      if (live.is_live(d)) out.push_back(base + d);
+    });
   }
   // Membership test for a filter that is only probed, never iterated (the
   // excluded side of AND-NOT): targets must not decrease, and once probed a
@@ -114,6 +108,16 @@ class DocCursor {
     out += " cost=";
     out += std::to_string(cost);
     out += '\n';
+  }
+
+  // fn(d) for every match from doc() on, read a batch at a time by take();
+  // consumes the cursor.
+  template <class Fn>
+  void for_each_taken(Fn&& fn) {
+    DocId batch[kBlockSize];
+    while (const size_t got = take(batch, kBlockSize)) {
+      for (size_t i = 0; i < got; ++i) fn(batch[i]);
+    }
   }
 
   DocId doc_ = kNoMoreDocs;

@@ -74,10 +74,7 @@ class TermCursor final : public DocCursor {
     return n;
   }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
-    DocId batch[kBlockSize];
-    while (const size_t n = take(batch, kBlockSize)) {
-      for (size_t i = 0; i < n; ++i) out.push_back(base + batch[i]);
-    }
+    for_each_taken([&](DocId d) { out.push_back(base + d); });
   }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "term " + std::string(label_), cost());
