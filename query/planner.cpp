@@ -90,19 +90,16 @@ class SegmentPlanner {
 
  private:
   // Filters of the n of an AND's NOT n children that match something.
-  // probed: the caller only probes them (contains(), never iterated: the
-  // exclusions of an AND with a positive child). A lone excluded phrase
-  // is then built two-phase: positions are read only at the probed docs,
-  // not in a search for its first match at construction, which in each
-  // segment without one would scan the whole phrase ("as is used").
+  // probed: the caller only probes them and their union (contains(),
+  // never iterated: the exclusions of an AND with a positive child). An
+  // excluded phrase is then built two-phase: positions are read only at
+  // the probed docs, not in a search for its first match at construction,
+  // which in each segment without one would scan the whole phrase.
   std::vector<CursorPtr> negations(const QueryNode& node, bool probed) {
-    size_t count = 0;
-    for (const auto& c : node.children) count += is_negation(*c);
-    const bool two_phase = probed && count == 1;  // an OR of exclusions iterates them
     std::vector<CursorPtr> out;
     for (const auto& c : node.children) {
       if (!is_negation(*c)) continue;
-      CursorPtr cursor = filter(*c->children[0], false, two_phase);
+      CursorPtr cursor = filter(*c->children[0], false, probed);
       if (cursor->doc() != kNoMoreDocs) out.push_back(std::move(cursor));
     }
     return out;

@@ -61,8 +61,11 @@ class OrCursor final : public DocCursor {
   }
   float max_score() override { return sum_max_score(children_); }
   Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
+  // Below doc() nothing matches. From doc() on each child is asked, not
+  // doc() trusted: a two-phase child (an excluded phrase) sits on a
+  // candidate that its contains() confirms.
   bool contains(DocId target) override {
-    if (target <= doc_) return target == doc_;
+    if (target < doc_) return false;
     bool found = false;  // every child is probed, so each stays in step
     for (const auto& c : children_) found = c->contains(target) || found;
     return found;
