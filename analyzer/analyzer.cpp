@@ -102,6 +102,16 @@ class StemMemo {
                       static_cast<std::uint16_t>(stem.size()), kNoTermNumber});
   }
 
+  void prefetch_slot(std::uint32_t tag) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[tag & (slots_.size() - 1)]);
+  }
+  // Only the first probe: most lookups end there.
+  void prefetch_entry(std::uint32_t tag) const {
+    if (slots_.empty()) return;
+    const Slot& s = slots_[tag & (slots_.size() - 1)];
+    if (s.tag == tag) __builtin_prefetch(arena_.data() + s.offset);
+  }
+
   std::string_view stem_of(const Slot& s) const { return {arena_.data() + s.offset + s.key_len, s.stem_len}; }
 
   // The numbering started over: no entry's number holds.
@@ -262,13 +272,19 @@ Analyzer::~Analyzer() = default;
 Analyzer::Analyzer(Analyzer&&) noexcept = default;
 Analyzer& Analyzer::operator=(Analyzer&&) noexcept = default;
 
-std::string_view Analyzer::stem(std::string_view lowered, std::uint32_t* number) {
+// Tokens the memo does not keep are not hashed.
+std::uint32_t Analyzer::memo_tag(std::string_view lowered) {
+  return lowered.size() > kMemoMaxTokenBytes ? 0 : StemMemo::tag_of(hash_token(lowered));
+}
+void Analyzer::prefetch_slot(std::uint32_t tag) const { impl_->memo.prefetch_slot(tag); }
+void Analyzer::prefetch_entry(std::uint32_t tag) const { impl_->memo.prefetch_entry(tag); }
+
+std::string_view Analyzer::stem(std::string_view lowered, std::uint32_t tag, std::uint32_t* number) {
   if (lowered.size() > kMemoMaxTokenBytes) {
     if (stopwords_.contains(lowered)) return {};
     if (number != nullptr) *number = kNoNumber;
     return impl_->run_stemmer(lowered);
   }
-  const std::uint32_t tag = StemMemo::tag_of(hash_token(lowered));
   StemMemo::Slot* slot = impl_->memo.find(lowered, tag);
   if (slot == nullptr) {
     std::string_view stem;

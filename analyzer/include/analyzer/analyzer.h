@@ -3,6 +3,7 @@
 // The same analyzer runs on documents and on query terms.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -48,16 +49,36 @@ class Analyzer {
 
  private:
   // Lowercased token -> stem (memoized); empty view when it is a stopword.
-  // With number, also the stem's number, when it is not a stopword.
-  std::string_view stem(std::string_view lowered, std::uint32_t* number = nullptr);
+  // tag is memo_tag(lowered). With number, also the stem's number, when it
+  // is not a stopword.
+  std::string_view stem(std::string_view lowered, std::uint32_t tag, std::uint32_t* number);
+  // The memo's hash tag of a lowered token, and prefetches of what looking
+  // it up will read: first its slot, then (once the slot is in cache) the
+  // key and stem the slot points at.
+  static std::uint32_t memo_tag(std::string_view lowered);
+  void prefetch_slot(std::uint32_t tag) const;
+  void prefetch_entry(std::uint32_t tag) const;
   // Splits text into lowercased tokens; calls on_token for each.
   template <class OnToken>
   static void tokenize(std::string_view text, std::string& scratch, OnToken&& on_token);
+  // Calls on_stem(term, number) for each term of text (number: only when
+  // numbered). The text's tokens are gathered first so that the memo's
+  // cache misses overlap instead of following one another.
+  template <class OnStem>
+  void for_each_stem(std::string_view text, bool numbered, OnStem&& on_stem);
+
+  // A token of the text being analyzed: its bytes in batch_text_ and its tag.
+  struct PendingToken {
+    std::size_t offset, size;
+    std::uint32_t tag;
+  };
 
   struct Impl;
   Stopwords stopwords_;
   std::unique_ptr<Impl> impl_;
   std::string scratch_;
+  std::string batch_text_;
+  std::vector<PendingToken> batch_;
 };
 
 }  // namespace fts

@@ -139,21 +139,47 @@ void Analyzer::tokenize(std::string_view text, std::string& scratch, OnToken&& o
   flush();
 }
 
+template <class OnStem>
+void Analyzer::for_each_stem(std::string_view text, bool numbered, OnStem&& on_stem) {
+  // The memo is a few MB: past the most common words, a lookup misses the
+  // cache twice (its slot, then its key). Tokens are gathered in batches
+  // (of a bounded size: a text can be huge), and while one token is looked
+  // up, the slots of the next kAhead tokens and the keys of the next
+  // kAhead / 2 are fetched.
+  constexpr std::size_t kAhead = 16, kBatch = 256;
+  auto look_up_batch = [&] {
+    const std::size_t n = batch_.size();
+    for (std::size_t i = 0; i < n && i < kAhead; ++i) prefetch_slot(batch_[i].tag);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) prefetch_slot(batch_[i + kAhead].tag);
+      if (i + kAhead / 2 < n) prefetch_entry(batch_[i + kAhead / 2].tag);
+      const PendingToken& token = batch_[i];
+      std::uint32_t number = 0;
+      const std::string_view term = stem(std::string_view(batch_text_).substr(token.offset, token.size), token.tag,
+                                         numbered ? &number : nullptr);
+      if (!term.empty()) on_stem(term, number);
+    }
+    batch_text_.clear();
+    batch_.clear();
+  };
+  batch_text_.clear();
+  batch_.clear();
+  tokenize(text, scratch_, [&](std::string_view lowered) {
+    batch_.push_back({batch_text_.size(), lowered.size(), memo_tag(lowered)});
+    batch_text_.append(lowered);
+    if (batch_.size() == kBatch) look_up_batch();
+  });
+  look_up_batch();
+}
+
 template <class Emit>
 void Analyzer::for_each_term(std::string_view text, Emit&& emit) {
-  tokenize(text, scratch_, [&](std::string_view lowered) {
-    const std::string_view term = stem(lowered);
-    if (!term.empty()) emit(term);
-  });
+  for_each_stem(text, false, [&](std::string_view term, std::uint32_t) { emit(term); });
 }
 
 template <class Emit>
 void Analyzer::for_each_numbered_term(std::string_view text, Emit&& emit) {
-  tokenize(text, scratch_, [&](std::string_view lowered) {
-    std::uint32_t number = 0;
-    const std::string_view term = stem(lowered, &number);
-    if (!term.empty()) emit(term, number);
-  });
+  for_each_stem(text, true, emit);
 }
 
 }  // namespace fts
