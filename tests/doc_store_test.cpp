@@ -69,6 +69,29 @@ TEST(DocStore, RoundTripInRandomOrder) {
   EXPECT_THROW(r.get(UINT32_MAX), std::out_of_range);
 }
 
+TEST(DocStore, CopiedBlocksReadBackAmongAddedDocs) {
+  std::mt19937_64 rng(4);
+  const auto copied = random_docs(rng, 700), before = random_docs(rng, 5), after = random_docs(rng, 9);
+  const Bytes source_bytes = build(copied);
+  const DocStoreReader source(as_span(source_bytes), "source.docs");
+  ASSERT_GT(source.block_count(), 2u);
+  VectorSink sink;
+  DocStoreWriter w(sink);
+  for (const auto& d : before) w.add(d.title, d.url, d.abstract);
+  for (uint64_t b = 0; b < source.block_count(); ++b) w.add_block(source.block(b));
+  for (const auto& d : after) w.add(d.title, d.url, d.abstract);
+  w.finish();
+  EXPECT_THROW(source.block(source.block_count()), std::out_of_range);
+
+  std::vector<StoredDoc> want = before;
+  want.insert(want.end(), copied.begin(), copied.end());
+  want.insert(want.end(), after.begin(), after.end());
+  const Bytes bytes(sink.bytes.begin(), sink.bytes.end());
+  DocStoreReader r(as_span(bytes), "merged.docs");
+  ASSERT_EQ(r.size(), want.size());
+  for (DocId id = 0; id < want.size(); ++id) expect_doc(r.get(id), want[id], id);
+}
+
 TEST(DocStore, TwoReadersDoNotShareCachedBlocks) {
   std::mt19937_64 rng(2);
   auto a = random_docs(rng, 50), b = random_docs(rng, 50);

@@ -101,6 +101,30 @@ TEST(UrlTable, DamageIsAnIndexError) {
   std::vector<uint8_t> twice(file.payload().begin(), file.payload().end());
   twice[8 + 16] = twice[8 + 20];  // one doc listed twice
   EXPECT_THROW(UrlTable(twice, 4, "t.urls").check("t.urls"), IndexError);
+  UrlTableWriter copier;
+  EXPECT_THROW(copier.add_all(UrlTable(twice, 4, "t.urls"), "t.urls"), IndexError);
+}
+
+TEST(UrlTable, CopiedTableKeepsEachDocsUrl) {
+  test::TempDir dir;
+  UrlTableWriter source;
+  for (const char* url : {"b", "a", "c", "a"}) source.add(url);
+  source.write(dir.str("source.urls"));
+  MappedFile file(dir.str("source.urls"), FileKind::kUrls);
+  UrlTableWriter writer;
+  writer.add("a");
+  writer.add_all(UrlTable(file.payload(), 4, "source.urls"), "source.urls");
+  writer.add("c");
+  writer.write(dir.str("t.urls"));
+  MappedFile copied(dir.str("t.urls"), FileKind::kUrls);
+  UrlTable table(copied.payload(), 6, "t.urls");
+  EXPECT_NO_THROW(table.check("t.urls"));
+  for (const auto& [url, want] : std::vector<std::pair<std::string, std::vector<DocId>>>{
+           {"a", {0, 2, 4}}, {"b", {1}}, {"c", {3, 5}}}) {
+    std::vector<DocId> docs;
+    table.for_each_candidate(url, [&](DocId d) { docs.push_back(d); });
+    EXPECT_EQ(docs, want) << url;
+  }
 }
 
 }  // namespace

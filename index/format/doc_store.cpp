@@ -103,6 +103,18 @@ void DocStoreWriter::flush_block() {
   }
 }
 
+void DocStoreWriter::add_block(const StoredBlock& block) {
+  if (finished_) throw std::logic_error("DocStoreWriter::add_block after finish");
+  if (block.doc_count == 0 || block.doc_count > UINT32_MAX - doc_count_) {
+    throw std::length_error("doc store: a copied block of " + std::to_string(block.doc_count) + " docs");
+  }
+  if (block_docs_ > 0) flush_block();
+  blocks_.push_back({written_, block.raw_size, doc_count_});
+  out_.write(block.frame.data(), block.frame.size());
+  written_ += block.frame.size();
+  doc_count_ += block.doc_count;
+}
+
 void DocStoreWriter::finish() {
   if (finished_) throw std::logic_error("DocStoreWriter::finish called twice");
   finished_ = true;
@@ -170,6 +182,17 @@ uint64_t DocStoreReader::block_of(DocId doc) const {
     }
   }
   return lo - 1;  // the table's first entry starts at doc 0
+}
+
+StoredBlock DocStoreReader::block(uint64_t i) const {
+  if (i >= n_blocks_) throw std::out_of_range(path_ + ": doc store block " + std::to_string(i) + " out of range");
+  const uint64_t offset = entry_offset(i);
+  StoredBlock b{payload_.subspan(offset, entry_offset(i + 1) - offset), entry_raw_size(i),
+                entry_first_doc(i + 1) - entry_first_doc(i)};
+  if (ZSTD_getFrameContentSize(b.frame.data(), b.frame.size()) != b.raw_size) {
+    throw_corrupt(path_, offset, "doc store block " + std::to_string(i) + ": size does not match the table");
+  }
+  return b;
 }
 
 StoredDoc DocStoreReader::get(DocId doc) const {

@@ -23,6 +23,20 @@ void UrlTableWriter::write(const std::string& path) const {
   out.finish();
 }
 
+void UrlTableWriter::add_all(const UrlTable& table, const std::string& path) {
+  const size_t first = hashes_.size(), count = table.docs_.size();
+  hashes_.resize(first + count);
+  std::vector<bool> seen(count, false);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t doc = table.docs_[i];
+    if (doc >= count || seen[doc]) {
+      throw_corrupt(path, 8 + (count + i) * 4, "url table names doc " + std::to_string(doc) + " twice or out of range");
+    }
+    seen[doc] = true;
+    hashes_[first + doc] = table.hashes_[i];
+  }
+}
+
 UrlTable::UrlTable(std::span<const uint8_t> payload, uint32_t doc_count, const std::string& path) {
   if (payload.size() < 8) throw_corrupt(path, 0, "url table header truncated");
   const uint32_t count = load_u32(payload.data());

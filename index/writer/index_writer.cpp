@@ -37,6 +37,9 @@ namespace {
 
 constexpr size_t kMinRamMb = 16;
 constexpr size_t kAnalyzedChunkBytes = 256 << 10;
+// Merges of fewer docs keep their postings on one thread: a second one
+// costs a thread and two spill files, for a merge of a few milliseconds.
+constexpr uint64_t kParallelMergeDocs = 50000;
 
 // Documents given to add(), in id order, inverted whole by one worker into
 // segments of its own. A chunk's docs have consecutive ids, so every
@@ -459,8 +462,14 @@ struct FTS_LOCAL IndexWriter::Impl {
   // Merges segs[first, last) into one segment (deleted docs purged).
   void merge_range(std::vector<Working>& segs, size_t first, size_t last) {
     std::vector<IndexReader::Segment> inputs;
-    for (size_t i = first; i < last; ++i) inputs.push_back(segs[i].segment);
-    SegmentInfo merged = merge_segments(dir, inputs, segment_name());
+    uint64_t docs = 0;
+    for (size_t i = first; i < last; ++i) {
+      inputs.push_back(segs[i].segment);
+      docs += segs[i].segment.live_count();
+    }
+    // A second thread on the postings pays only on merges of some size.
+    const unsigned threads = docs >= kParallelMergeDocs ? options.threads : 1;
+    SegmentInfo merged = merge_segments(dir, inputs, segment_name(), threads);
     inputs.clear();
     auto at = segs.erase(segs.begin() + static_cast<std::ptrdiff_t>(first),
                          segs.begin() + static_cast<std::ptrdiff_t>(last));

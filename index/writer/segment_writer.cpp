@@ -1,12 +1,16 @@
 #include "index/writer/segment_writer.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "fts/errors.h"
 #include "util/bytes.h"
 #include "index/format/bloom_filter.h"
 #include "index/format/doc_id_map.h"
@@ -80,25 +84,70 @@ void merge_any(const DecodedPostings& a, const DecodedPostings& b, DecodedPostin
   }
 }
 
-// TermInfos of the field lists a merge writes with their term's kAny key,
-// handed to the field keys later (every field visits terms in the same
-// order). A term whose docs in a field were all deleted has no list there.
-class SharedPostingsQueue {
+// The infos of one field's keys that a merge wrote, in term order, with
+// their terms back to back in one string.
+class TermInfoList {
  public:
-  void push(std::string_view term, const TermInfo& info) { entries_.push_back({std::string(term), info}); }
-  // The list of term, if the merge wrote one.
-  std::optional<TermInfo> pop(std::string_view term) {
-    if (next_ >= entries_.size() || entries_[next_].term != term) return std::nullopt;
-    return entries_[next_++].info;
+  void push(std::string_view term, const TermInfo& info) {
+    text_.append(term);
+    ends_.push_back(text_.size());
+    infos_.push_back(info);
+  }
+  size_t size() const { return infos_.size(); }
+  std::string_view term(size_t i) const {
+    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(text_).substr(begin, ends_[i] - begin);
+  }
+  const TermInfo& info(size_t i) const { return infos_[i]; }
+
+ private:
+  std::string text_;
+  std::vector<size_t> ends_;
+  std::vector<TermInfo> infos_;
+};
+
+// What merging a range of terms wrote: the infos of their keys per field
+// (kAny, kTitle, kAbstract), each in term order.
+struct MergedTerms {
+  TermInfoList keys[kFieldCount];
+};
+
+// Bytes spilled to an unlinked file beside the index and read back once:
+// the upper half of a parallel merge's postings or positions, which held
+// in memory would add their size to the merge's peak. Unlinked at once, the
+// file goes with the process, however it ends.
+class SpillSink : public Sink {
+ public:
+  explicit SpillSink(std::string path) : path_(std::move(path)), file_(std::fopen(path_.c_str(), "w+b")) {
+    if (file_ == nullptr) throw IoError(path_, std::string("cannot create: ") + std::strerror(errno));
+    std::remove(path_.c_str());
+  }
+  ~SpillSink() override { std::fclose(file_); }
+  SpillSink(const SpillSink&) = delete;
+  SpillSink& operator=(const SpillSink&) = delete;
+  void write(const void* data, size_t size) override {
+    if (std::fwrite(data, 1, size, file_) != size) throw IoError(path_, std::string("cannot write: ") + std::strerror(errno));
+    size_ += size;
+  }
+  uint64_t offset() const override { return size_; }
+  // Writes everything spilled to out.
+  void copy_to(Sink& out) {
+    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
+      throw IoError(path_, std::string("cannot read back: ") + std::strerror(errno));
+    }
+    std::vector<char> buffer(size_t(1) << 20);
+    for (uint64_t left = size_; left > 0;) {
+      const size_t n = std::fread(buffer.data(), 1, std::min<uint64_t>(left, buffer.size()), file_);
+      if (n == 0) throw IoError(path_, "cannot read back: the file is shorter than written");
+      out.write(buffer.data(), n);
+      left -= n;
+    }
   }
 
  private:
-  struct Entry {
-    std::string term;
-    TermInfo info;
-  };
-  std::vector<Entry> entries_;
-  size_t next_ = 0;
+  std::string path_;
+  std::FILE* file_;
+  uint64_t size_ = 0;
 };
 
 // A merge reads its inputs through once, and the pages it has read would
@@ -137,6 +186,126 @@ struct PostingsFiles {
   std::string bloom_path;
   BloomFilterWriter bloom;
 };
+
+// Merges the lists of the inputs' terms from first up to last (empty: to
+// the end) through the two writers, and lists the keys it wrote in out.
+// As in SegmentWriter::finish, a term's title and abstract lists are
+// written together, then its kAny list unless it occurs in one field only
+// and shares that list.
+void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vector<DocRemap>& remap,
+                 const DocLengths& lengths, std::string_view first, std::string_view last,
+                 PostingsWriter& any_writer, PostingsWriter& field_writer, MergedTerms& out) {
+  const std::string end = last.empty() ? std::string() : term_key(Field::kAny, last);
+  std::vector<TermDictReader::Iterator> its;
+  for (const auto& seg : inputs) its.push_back(seg.reader->terms().seek(term_key(Field::kAny, first)));
+  // kAny keys sort first: a term's other keys come after them all.
+  auto in_range = [&](const TermDictReader::Iterator& it) {
+    if (!it.valid()) return false;
+    if (it.key().empty()) throw std::logic_error("merge: empty dictionary key");
+    return static_cast<Field>(it.key()[0]) == Field::kAny && (end.empty() || it.key() < end);
+  };
+  DecodedPostings any, field_lists[2];
+  std::vector<uint32_t> doc_positions;
+  std::string key;
+  uint64_t read_since_release = 0;
+  for (;;) {
+    if (read_since_release >= kReleaseEveryPostings) {
+      for (const auto& input : inputs) input.reader->release_postings_pages();
+      read_since_release = 0;
+    }
+    // The smallest key among the inputs; k is small, so a linear scan.
+    bool found = false;
+    std::string_view min_key;
+    for (auto& it : its) {
+      if (in_range(it) && (!found || it.key() < min_key)) {
+        min_key = it.key();
+        found = true;
+      }
+    }
+    if (!found) break;
+    key.assign(min_key);
+    const std::string_view term = std::string_view(key).substr(1);
+    TermInfo field_info[2];
+    bool has[2] = {false, false};
+    for (int f = 0; f < 2; ++f) {
+      const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
+      DecodedPostings& list = field_lists[f];
+      list.clear();
+      for (size_t s = 0; s < its.size(); ++s) {
+        if (!in_range(its[s]) || its[s].key() != key) continue;
+        std::optional<TermInfo> info = inputs[s].reader->lookup(field, term);
+        if (!info) continue;
+        PostingsCursor c = inputs[s].reader->cursor(field, *info);
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          if (remap[s](d) == kNoMoreDocs) continue;
+          list.docs.push_back(remap[s](d));
+          list.freqs.push_back(c.freq());
+          c.positions(doc_positions);
+          list.positions.insert(list.positions.end(), doc_positions.begin(), doc_positions.end());
+        }
+      }
+      has[f] = !list.docs.empty();
+      read_since_release += list.docs.size() + list.positions.size();
+    }
+    // Both fields are read first: a list kAny shares (the term is left in
+    // one field) gets kAny impacts too.
+    for (int f = 0; f < 2; ++f) {
+      if (!has[f]) continue;
+      const DecodedPostings& list = field_lists[f];
+      field_info[f] = field_writer.write(list.docs, list.freqs, list.positions, &lengths,
+                                         f == 0 ? Field::kTitle : Field::kAbstract, !has[1 - f]);
+      out.keys[1 + f].push(term, field_info[f]);
+    }
+    const bool both = has[0] && has[1];
+    any.clear();
+    for (size_t s = 0; s < its.size(); ++s) {
+      if (!in_range(its[s]) || its[s].key() != key) continue;
+      if (both) {
+        PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
+        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+          if (remap[s](d) == kNoMoreDocs) continue;
+          any.docs.push_back(remap[s](d));
+          any.freqs.push_back(c.freq());
+        }
+      }
+      its[s].next();
+    }
+    if (!has[0] && !has[1]) continue;  // every doc with the term was deleted: the term goes too
+    TermInfo info;
+    if (both) {
+      info = any_writer.write(any.docs, any.freqs, {}, &lengths, Field::kAny);
+    } else {
+      info = field_info[has[0] ? 0 : 1];
+      info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
+    }
+    out.keys[0].push(term, info);
+  }
+}
+
+// A term that splits a merge's postings about in half: where the largest
+// input's lists are half written (a segment writes each term's lists
+// together, in term order). Empty when there is no such term.
+std::string split_term(const std::vector<IndexReader::Segment>& inputs) {
+  const SegmentReader* largest = nullptr;
+  for (const auto& seg : inputs) {
+    if (!largest || seg.reader->doc_count() > largest->doc_count()) largest = seg.reader.get();
+  }
+  const std::string any_prefix(1, static_cast<char>(Field::kAny));
+  uint64_t last_offset = 0;
+  largest->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo& info) {
+    last_offset = std::max(last_offset, info.postings_offset);
+  });
+  std::string split;
+  bool first = true;  // the first term would leave the lower half empty
+  for (auto it = largest->terms().seek(any_prefix); it.valid() && it.key().starts_with(any_prefix); it.next()) {
+    if (!first && it.info().postings_offset >= last_offset / 2) {
+      split = it.key().substr(1);
+      break;
+    }
+    first = false;
+  }
+  return split;
+}
 
 }  // namespace
 
@@ -230,7 +399,7 @@ SegmentInfo SegmentWriter::finish() {
 }
 
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
-                           const std::string& name) {
+                           const std::string& name, unsigned threads) {
   // Each input doc's local id in the merged segment, and the global id of
   // each merged doc.
   std::vector<DocRemap> remap(inputs.size());
@@ -288,9 +457,27 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
       uint64_t read = 0;
       for (size_t s = 0; s < inputs.size(); ++s) {
         const SegmentReader& seg = *inputs[s].reader;
+        if (remap[s].dense && seg.has_url_table()) {
+          // Every doc stays: the compressed blocks and the url hashes are
+          // copied as they are (decompressing and compressing each doc
+          // again was most of this thread's time).
+          const DocStoreReader& store = seg.doc_store();
+          for (uint64_t b = 0; b < store.block_count(); ++b) {
+            const StoredBlock block = store.block(b);
+            docs.add_block(block);
+            read += block.doc_count;
+            if (read >= kReleaseEveryDocs) {
+              for (const auto& input : inputs) input.reader->release_stored_pages();
+              read = 0;
+            }
+          }
+          urls.add_all(seg.url_table(), seg.name() + "." + kUrlsExtension);
+          continue;
+        }
         for (DocId d = 0; d < seg.doc_count(); ++d) {
-          if (++read % kReleaseEveryDocs == 0) {
+          if (++read >= kReleaseEveryDocs) {
             for (const auto& input : inputs) input.reader->release_stored_pages();
+            read = 0;
           }
           if (remap[s](d) == kNoMoreDocs) continue;
           StoredDoc doc = seg.doc_store().get(d);
@@ -308,103 +495,49 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
 
   PostingsFiles files(dir, name);
   const DocLengths lengths(raw_lengths);
-
-  std::vector<TermDictReader::Iterator> its;
-  for (const auto& seg : inputs) its.push_back(seg.reader->terms().begin());
-  DecodedPostings out, field_lists[2];
-  SharedPostingsQueue shared[2];  // title, abstract
-  std::vector<uint32_t> doc_positions;
+  // With threads, the upper half of the terms is merged beside the lower
+  // into files of its own, which then follow the lower half's: the output
+  // is byte for byte that of one thread.
+  MergedTerms lower, upper;
+  const std::string split = threads > 1 ? split_term(inputs) : std::string();
+  uint64_t upper_postings = 0, upper_positions = 0;  // where the upper half starts
+  if (split.empty()) {
+    merge_terms(inputs, remap, lengths, {}, {}, files.any_writer, files.field_writer, lower);
+  } else {
+    SpillSink post(segment_file(dir, name, "post-upper.tmp")), pos(segment_file(dir, name, "pos-upper.tmp"));
+    PostingsWriter any_writer(post, nullptr), field_writer(post, &pos);
+    std::exception_ptr upper_error;
+    {
+      std::jthread upper_half([&] {
+        try {
+          merge_terms(inputs, remap, lengths, split, {}, any_writer, field_writer, upper);
+        } catch (...) {
+          upper_error = std::current_exception();
+        }
+      });
+      merge_terms(inputs, remap, lengths, {}, split, files.any_writer, files.field_writer, lower);
+    }
+    if (upper_error) std::rethrow_exception(upper_error);
+    upper_postings = files.post.offset();
+    upper_positions = files.pos.offset();
+    post.copy_to(files.post);
+    pos.copy_to(files.pos);
+  }
   std::string key;
-  uint64_t read_since_release = 0;
-  for (;;) {
-    if (read_since_release >= kReleaseEveryPostings) {
-      for (const auto& input : inputs) input.reader->release_postings_pages();
-      read_since_release = 0;
-    }
-    // The smallest key among the inputs; k is small, so a linear scan.
-    const std::string_view* smallest = nullptr;
-    std::string_view min_key;
-    for (auto& it : its) {
-      if (it.valid() && (!smallest || it.key() < min_key)) {
-        min_key = it.key();
-        smallest = &min_key;
-      }
-    }
-    if (!smallest) break;
-    key.assign(min_key);
-    if (key.empty()) throw std::logic_error("merge: empty dictionary key");
-    const auto key_field = static_cast<Field>(key[0]);
-    if (key_field != Field::kAny) {
-      // Written with its term's kAny key (kAny keys sort first, terms in the
-      // same order in every field).
-      for (auto& it : its) {
-        if (it.valid() && it.key() == key) it.next();
-      }
-      if (auto info = shared[key_field == Field::kTitle ? 0 : 1].pop(std::string_view(key).substr(1))) {
-        files.add_key(key, *info);
-      }
-      continue;
-    }
-    // As in SegmentWriter::finish: the term's title and abstract lists, then
-    // its kAny list unless it occurs in one field only and shares that list.
-    const std::string_view term = std::string_view(key).substr(1);
-    TermInfo field_info[2];
-    bool has[2] = {false, false};
-    for (int f = 0; f < 2; ++f) {
-      const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
-      DecodedPostings& list = field_lists[f];
-      list.clear();
-      for (size_t s = 0; s < its.size(); ++s) {
-        if (!its[s].valid() || its[s].key() != key) continue;
-        std::optional<TermInfo> found = inputs[s].reader->lookup(field, term);
-        if (!found) continue;
-        PostingsCursor c = inputs[s].reader->cursor(field, *found);
-        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          if (remap[s](d) == kNoMoreDocs) continue;
-          list.docs.push_back(remap[s](d));
-          list.freqs.push_back(c.freq());
-          c.positions(doc_positions);
-          list.positions.insert(list.positions.end(), doc_positions.begin(), doc_positions.end());
+  for (const Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
+    const auto slot = static_cast<size_t>(field);
+    for (const MergedTerms* part : {&lower, &upper}) {
+      const TermInfoList& keys = part->keys[slot];
+      for (size_t i = 0; i < keys.size(); ++i) {
+        TermInfo info = keys.info(i);
+        if (part == &upper) {
+          info.postings_offset += upper_postings;
+          if (field != Field::kAny) info.positions_offset += upper_positions;  // kAny keys have none
         }
+        key = term_key(field, keys.term(i));
+        files.add_key(key, info);
       }
-      has[f] = !list.docs.empty();
-      read_since_release += list.docs.size() + list.positions.size();
     }
-    // Both fields are read first: a list kAny shares (the term is left in
-    // one field) gets kAny impacts too.
-    for (int f = 0; f < 2; ++f) {
-      if (!has[f]) continue;
-      const DecodedPostings& list = field_lists[f];
-      field_info[f] = files.field_writer.write(list.docs, list.freqs, list.positions, &lengths,
-                                               f == 0 ? Field::kTitle : Field::kAbstract, !has[1 - f]);
-      shared[f].push(term, field_info[f]);
-    }
-    TermInfo info;
-    if (has[0] != has[1]) {
-      info = field_info[has[0] ? 0 : 1];
-      info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
-    } else if (!has[0]) {
-      // Every doc with the term was deleted: the term goes too.
-      for (auto& it : its) {
-        if (it.valid() && it.key() == key) it.next();
-      }
-      continue;
-    }
-    out.clear();
-    for (size_t s = 0; s < its.size(); ++s) {
-      if (!its[s].valid() || its[s].key() != key) continue;
-      if (has[0] && has[1]) {
-        PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
-        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          if (remap[s](d) == kNoMoreDocs) continue;
-          out.docs.push_back(remap[s](d));
-          out.freqs.push_back(c.freq());
-        }
-      }
-      its[s].next();
-    }
-    if (has[0] && has[1]) info = files.any_writer.write(out.docs, out.freqs, {}, &lengths, Field::kAny);
-    files.add_key(key, info);
   }
   files.finish();
   stored.join();

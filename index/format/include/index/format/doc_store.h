@@ -19,12 +19,24 @@ struct StoredDoc {
   std::string title, url, abstract;
 };
 
+// A block of a store as written: its zstd frame, how many bytes that holds
+// uncompressed, and how many docs.
+struct StoredBlock {
+  std::span<const uint8_t> frame;
+  uint64_t raw_size = 0;
+  uint32_t doc_count = 0;
+};
+
 class DocStoreWriter {
  public:
   // The store must be the whole payload of out, as for TermDictWriter.
   explicit DocStoreWriter(Sink& out);
   ~DocStoreWriter();
   void add(const std::string& title, const std::string& url, const std::string& abstract);
+  // Appends another store's block (its docs come next) as it is, without
+  // decompressing it: a merge copies the blocks of a segment without
+  // deletes. Docs added before it close a block of their own first.
+  void add_block(const StoredBlock& block);
   void finish();  // last block and the offset table
 
  private:
@@ -54,6 +66,10 @@ class DocStoreReader {
   uint32_t size() const { return count_; }
   // Thread-safe. Throws IndexError on damage, std::out_of_range for a bad id.
   StoredDoc get(DocId doc) const;
+  uint64_t block_count() const { return n_blocks_; }
+  // Block i < block_count(), its frame checked against the table's size
+  // (IndexError when they differ); the frame's content is not read.
+  StoredBlock block(uint64_t i) const;
 
  private:
   uint64_t block_of(DocId doc) const;

@@ -25,6 +25,9 @@ inline uint32_t url_hash(std::string_view url) { return static_cast<uint32_t>(bl
 class UrlTableWriter {
  public:
   void add(std::string_view url) { hashes_.push_back(url_hash(url)); }  // the next local doc's url
+  // The urls of all the docs of table's segment, as the next local docs,
+  // read from its hashes (IndexError naming path when they are damaged).
+  void add_all(const class UrlTable& table, const std::string& path_for_errors);
   void write(const std::string& path) const;  // throws IndexError
 
  private:
@@ -48,6 +51,7 @@ class UrlTable {
   void check(const std::string& path) const;
 
  private:
+  friend class UrlTableWriter;
   std::span<const uint32_t> hashes_, docs_;
 };
 

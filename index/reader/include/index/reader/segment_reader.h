@@ -85,6 +85,7 @@ class SegmentReader {
   // doc store of an older segment themselves, once for all their urls).
   std::vector<DocId> docs_with_url(std::string_view url) const;
   bool has_url_table() const { return !urls_.empty(); }
+  const UrlTable& url_table() const { return urls_; }
   // SimHash fingerprints and cluster ids by local doc (empty: none).
   const Fingerprints& fingerprints() const { return fingerprints_; }
   const ClusterIds& cluster_ids() const { return cluster_ids_; }

@@ -41,9 +41,11 @@ class SegmentWriter {
 // segment, their deleted docs purged; merged docs keep their global ids
 // (NAME.ids when they are not consecutive), and their fingerprints
 // (NAME.sim) when every input has them. Every doc deleted: nothing is
-// written and the result holds 0 docs.
+// written and the result holds 0 docs. With threads > 1 the postings are
+// merged in two halves of the terms at once (the doc store always has a
+// thread of its own); the files are the same either way.
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
-                           const std::string& name);
+                           const std::string& name, unsigned threads = 1);
 
 // Writes the norms file of a segment from per-doc {title, abstract} lengths.
 void write_norms(const std::string& path, const std::vector<uint32_t>& lengths);
