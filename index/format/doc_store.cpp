@@ -5,7 +5,8 @@
 //            whole documents: varint length + bytes of title, url and
 //            abstract in turn. A block closes once it reaches
 //            kTargetBlockBytes or kMaxDocsPerBlock documents; a huge
-//            document gets a (huge) block of its own.
+//            document gets a (huge) block of its own. Blocks copied from
+//            another store (add_block) keep their size.
 //   table    (blocks + 1) entries of u64 frame offset, u64 uncompressed
 //            size, u32 first doc id; the last entry holds the table's own
 //            offset and the doc count.
