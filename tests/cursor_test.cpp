@@ -316,6 +316,51 @@ TEST_F(CursorTest, BulkReadsAgreeWithIteration) {
   }
 }
 
+// Counting a conjunction of long lists turns all but the lead into bits:
+// pairs and triples of dense and sparse lists over 60,000 docs, counted
+// from the start and from partway, all docs live and some deleted, against
+// the matches the same conjunction steps through.
+TEST(AndCursorCount, DenseConjunctionsCountWhatTheyIterate) {
+  constexpr DocId kWide = 60000;
+  std::mt19937 rng(3);
+  MemoryPostings postings;
+  std::vector<uint32_t> terms;
+  for (double density : {0.05, 0.3, 0.5, 0.9, 0.004}) {
+    std::vector<DocId> docs;
+    std::bernoulli_distribution keep(density);
+    for (DocId d = 0; d < kWide; ++d)
+      if (keep(rng)) docs.push_back(d);
+    terms.push_back(postings.add(docs));
+  }
+  LiveDocs live(kWide);
+  std::bernoulli_distribution deleted(0.2);
+  for (DocId d = 0; d < kWide; ++d)
+    if (deleted(rng)) live.remove(d);
+  const std::vector<std::vector<size_t>> conjunctions = {{1, 2}, {2, 3}, {0, 3}, {1, 2, 3}, {3, 0, 1}, {4, 3}, {2, 4}};
+  for (const auto& kids : conjunctions) {
+    auto make = [&] {
+      std::vector<std::unique_ptr<DocCursor>> children;
+      for (size_t t : kids) children.push_back(postings.term(terms[t]));
+      return std::make_unique<AndCursor>(std::move(children));
+    };
+    const std::vector<DocId> matches = drain(*make());
+    ASSERT_FALSE(matches.empty());
+    for (size_t skip : {size_t{0}, size_t{1}, matches.size() / 3, matches.size() - 1}) {
+      auto start = [&] {
+        auto c = make();
+        for (size_t i = 0; i < skip; ++i) c->next();
+        return c;
+      };
+      const size_t live_left = static_cast<size_t>(std::count_if(
+          matches.begin() + static_cast<std::ptrdiff_t>(skip), matches.end(), [&](DocId d) { return live.is_live(d); }));
+      auto counted = start();
+      EXPECT_EQ(counted->count_remaining(), matches.size() - skip) << kids.size() << " lists, skip " << skip;
+      EXPECT_EQ(counted->doc(), kNoMoreDocs);
+      EXPECT_EQ(start()->count_live(live), live_left) << kids.size() << " lists, skip " << skip;
+    }
+  }
+}
+
 // Phrases over positional postings: "x y", the repeated "x x" and "x x x".
 TEST(PhraseCursorTest, MatchesConsecutivePositionsOnly) {
   std::mt19937 rng(3);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -46,6 +47,27 @@ class AndCursor final : public DocCursor {
   }
   float max_score() override { return sum_max_score(children_); }
   Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
+  // Counts and collections of the rest visit the matches through bits
+  // where that pays (visit_by_bitsets), else step through them.
+  uint64_t count_remaining() override {
+    uint64_t n = 0;
+    if (visit_by_bitsets([&](DocId) { ++n; })) return n;
+    return DocCursor::count_remaining();
+  }
+  uint64_t count_live(const LiveDocs& live) override {
+    uint64_t n = 0;
+    if (visit_by_bitsets([&](DocId d) { n += live.is_live(d); })) return n;
+    return DocCursor::count_live(live);
+  }
+  void collect_remaining(std::vector<DocId>& out, DocId base) override {
+    if (!visit_by_bitsets([&](DocId d) { out.push_back(base + d); })) DocCursor::collect_remaining(out, base);
+  }
+  void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
+    auto keep_live = [&](DocId d) {
+      if (live.is_live(d)) out.push_back(base + d);
+    };
+    if (!visit_by_bitsets(keep_live)) DocCursor::collect_live(out, base, live);
+  }
   bool contains(DocId target) override {
     if (target <= doc_) return target == doc_;
     for (const auto& c : children_)
@@ -83,6 +105,72 @@ class AndCursor final : public DocCursor {
       }
     }
     return doc_ = candidate;
+  }
+
+  // The matches of a cursor from its doc() on, as bits from a first word on,
+  // filled a block of docs at a time.
+  struct Bits {
+    std::vector<uint64_t> words;
+    size_t size = 0;  // words in use
+    DocId first_word = 0;
+    bool has(DocId d) const {
+      const DocId w = (d >> 6) - first_word;  // wraps below first_word: then >= size
+      return w < size && (words[w] >> (d & 63) & 1);
+    }
+    void fill(DocCursor& c) {
+      size = 0;
+      DocId batch[kBlockSize];
+      while (const size_t got = c.take(batch, kBlockSize)) {
+        if (size == 0) first_word = batch[0] >> 6;
+        const size_t need = (batch[got - 1] >> 6) - first_word + 1;
+        if (words.size() < need) words.resize(std::max(need, 2 * words.size()));
+        if (need > size) {
+          std::fill(words.begin() + static_cast<std::ptrdiff_t>(size), words.begin() + static_cast<std::ptrdiff_t>(need), 0);
+          size = need;
+        }
+        for (size_t i = 0; i < got; ++i) words[(batch[i] >> 6) - first_word] |= uint64_t(1) << (batch[i] & 63);
+      }
+    }
+  };
+
+  // Reading every match of a conjunction of exact children whose second
+  // rarest is not much longer than the lead: that child's matches become
+  // bits, a block at a time, and the lead's matches are looked up in them;
+  // only the docs both hold are advanced to in the other children.
+  // Leapfrogging pays a virtual advance() per candidate of the lead instead
+  // (`obs see` on the 1M-doc dump: 157,253 and 161,453 docs, 45,463
+  // matches). Calls visit(d) for each match from doc() on, consuming the
+  // cursor; false (and nothing consumed) where it does not pay.
+  template <class Visit>
+  bool visit_by_bitsets(Visit&& visit) {
+    constexpr uint64_t kMinLead = 2048, kMaxRatio = 4;
+    const uint64_t lead_cost = children_[0]->cost();
+    if (doc_ == kNoMoreDocs || !confirm_.empty() || lead_cost < kMinLead ||
+        children_[1]->cost() > kMaxRatio * lead_cost) {
+      return false;
+    }
+    // Each thread keeps its bits from query to query: no allocation once warm.
+    thread_local Bits second;
+    second.fill(*children_[1]);
+    const size_t n = children_.size();
+    DocId batch[kBlockSize];
+    while (const size_t got = children_[0]->take(batch, kBlockSize)) {
+      for (size_t i = 0; i < got; ++i) {
+        const DocId d = batch[i];
+        if (!second.has(d)) continue;
+        size_t k = 2;
+        for (; k < n; ++k) {
+          DocCursor* c = children_[k].get();
+          const DocId at = c->doc() < d ? c->advance(d) : c->doc();
+          if (at == kNoMoreDocs) goto done;  // no later doc can match
+          if (at != d) break;
+        }
+        if (k == n) visit(d);
+      }
+    }
+  done:
+    doc_ = kNoMoreDocs;
+    return true;
   }
 
   std::vector<std::unique_ptr<DocCursor>> children_;
