@@ -357,6 +357,17 @@ TEST(AndCursorCount, DenseConjunctionsCountWhatTheyIterate) {
       EXPECT_EQ(counted->count_remaining(), matches.size() - skip) << kids.size() << " lists, skip " << skip;
       EXPECT_EQ(counted->doc(), kNoMoreDocs);
       EXPECT_EQ(start()->count_live(live), live_left) << kids.size() << " lists, skip " << skip;
+      std::vector<DocId> all = {7}, kept = {7};  // appended to, with the base added
+      start()->collect_remaining(all, 100000);
+      start()->collect_live(kept, 100000, live);
+      ASSERT_EQ(all.size(), matches.size() - skip + 1);
+      ASSERT_EQ(kept.size(), live_left + 1);
+      for (size_t i = skip, k = 1; i < matches.size(); ++i) {
+        ASSERT_EQ(all[i - skip + 1], matches[i] + 100000);
+        if (live.is_live(matches[i])) {
+          ASSERT_EQ(kept[k++], matches[i] + 100000);
+        }
+      }
     }
   }
 }

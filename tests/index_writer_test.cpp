@@ -248,6 +248,24 @@ TEST(MergeSegments, TwoThreadsWriteTheFilesOfOne) {
   }
 }
 
+TEST(MergeSegments, ADamagedDocStoreIsNotCopied) {
+  auto docs = generate_docs(600, 12);
+  test::TempDir dir;
+  build(dir.str(), docs, {.merge = false, .max_segment_docs = 200});
+  const std::string store = IndexReader::open(dir.str())->segments()[1].reader->name() + ".docs";
+  {
+    std::fstream f(store, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0, std::ios::end);
+    const std::streamoff middle = f.tellg() / 2;
+    f.seekg(middle);
+    const char c = static_cast<char>(f.get());
+    f.seekp(middle);
+    f.put(static_cast<char>(c ^ 0x5a));
+  }
+  auto index = IndexReader::open(dir.str());
+  EXPECT_THROW(merge_segments(dir.str(), index->segments(), "merged", 1), IndexError);
+}
+
 // A term number names one term only within its numbering: the same numbers
 // under another numbering, docs without numbers and a term without one go
 // to the right terms.

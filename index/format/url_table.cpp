@@ -24,17 +24,10 @@ void UrlTableWriter::write(const std::string& path) const {
 }
 
 void UrlTableWriter::add_all(const UrlTable& table, const std::string& path) {
-  const size_t first = hashes_.size(), count = table.docs_.size();
-  hashes_.resize(first + count);
-  std::vector<bool> seen(count, false);
-  for (size_t i = 0; i < count; ++i) {
-    const uint32_t doc = table.docs_[i];
-    if (doc >= count || seen[doc]) {
-      throw_corrupt(path, 8 + (count + i) * 4, "url table names doc " + std::to_string(doc) + " twice or out of range");
-    }
-    seen[doc] = true;
-    hashes_[first + doc] = table.hashes_[i];
-  }
+  table.check(path);  // every doc once: the copy below then fills every slot
+  const size_t first = hashes_.size();
+  hashes_.resize(first + table.docs_.size());
+  for (size_t i = 0; i < table.docs_.size(); ++i) hashes_[first + table.docs_[i]] = table.hashes_[i];
 }
 
 UrlTable::UrlTable(std::span<const uint8_t> payload, uint32_t doc_count, const std::string& path) {

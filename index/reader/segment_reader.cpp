@@ -123,6 +123,12 @@ void SegmentReader::release_stored_pages() const noexcept {
   if (files_) files_->docs.release_pages();
 }
 
+void SegmentReader::verify_stored_checksums() const {
+  if (!files_) return;
+  files_->docs.verify_checksum();
+  if (files_->urls) files_->urls->verify_checksum();
+}
+
 void SegmentReader::check() const {
   if (files_) {
     for (const MappedFile* f : {&files_->post, &files_->pos, &files_->dict, &files_->docs, &files_->norms}) {

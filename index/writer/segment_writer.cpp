@@ -1,6 +1,7 @@
 #include "index/writer/segment_writer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -108,7 +109,11 @@ class TermInfoList {
 
 // What merging a range of terms wrote: the infos of their keys per field
 // (kAny, kTitle, kAbstract), each in term order.
+struct PostingsFiles;
 struct MergedTerms {
+  // Where the kAny keys go when they may be written at once (the terms
+  // merged first: kAny keys sort first); else they are kept in keys[0].
+  PostingsFiles* dictionary = nullptr;
   TermInfoList keys[kFieldCount];
 };
 
@@ -132,7 +137,9 @@ class SpillSink : public Sink {
   uint64_t offset() const override { return size_; }
   // Writes everything spilled to out.
   void copy_to(Sink& out) {
-    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
+    // The buffered end is written here: a full disk shows as a failed write.
+    if (std::fflush(file_) != 0) throw IoError(path_, std::string("cannot write: ") + std::strerror(errno));
+    if (std::fseek(file_, 0, SEEK_SET) != 0) {
       throw IoError(path_, std::string("cannot read back: ") + std::strerror(errno));
     }
     std::vector<char> buffer(size_t(1) << 20);
@@ -191,10 +198,12 @@ struct PostingsFiles {
 // the end) through the two writers, and lists the keys it wrote in out.
 // As in SegmentWriter::finish, a term's title and abstract lists are
 // written together, then its kAny list unless it occurs in one field only
-// and shares that list.
+// and shares that list. Stops early (the caller then throws) once stop is
+// set: the other half of a merge failed.
 void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vector<DocRemap>& remap,
                  const DocLengths& lengths, std::string_view first, std::string_view last,
-                 PostingsWriter& any_writer, PostingsWriter& field_writer, MergedTerms& out) {
+                 PostingsWriter& any_writer, PostingsWriter& field_writer, MergedTerms& out,
+                 const std::atomic<bool>& stop) {
   const std::string end = last.empty() ? std::string() : term_key(Field::kAny, last);
   std::vector<TermDictReader::Iterator> its;
   for (const auto& seg : inputs) its.push_back(seg.reader->terms().seek(term_key(Field::kAny, first)));
@@ -206,9 +215,10 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
   };
   DecodedPostings any, field_lists[2];
   std::vector<uint32_t> doc_positions;
+  std::vector<size_t> holders;  // the inputs with the term
   std::string key;
   uint64_t read_since_release = 0;
-  for (;;) {
+  while (!stop.load(std::memory_order_relaxed)) {
     if (read_since_release >= kReleaseEveryPostings) {
       for (const auto& input : inputs) input.reader->release_postings_pages();
       read_since_release = 0;
@@ -224,6 +234,10 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
     }
     if (!found) break;
     key.assign(min_key);
+    holders.clear();
+    for (size_t s = 0; s < its.size(); ++s) {
+      if (in_range(its[s]) && its[s].key() == key) holders.push_back(s);
+    }
     const std::string_view term = std::string_view(key).substr(1);
     TermInfo field_info[2];
     bool has[2] = {false, false};
@@ -231,8 +245,7 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
       const Field field = f == 0 ? Field::kTitle : Field::kAbstract;
       DecodedPostings& list = field_lists[f];
       list.clear();
-      for (size_t s = 0; s < its.size(); ++s) {
-        if (!in_range(its[s]) || its[s].key() != key) continue;
+      for (const size_t s : holders) {
         std::optional<TermInfo> info = inputs[s].reader->lookup(field, term);
         if (!info) continue;
         PostingsCursor c = inputs[s].reader->cursor(field, *info);
@@ -258,8 +271,7 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
     }
     const bool both = has[0] && has[1];
     any.clear();
-    for (size_t s = 0; s < its.size(); ++s) {
-      if (!in_range(its[s]) || its[s].key() != key) continue;
+    for (const size_t s : holders) {
       if (both) {
         PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
         for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
@@ -278,7 +290,11 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
       info = field_info[has[0] ? 0 : 1];
       info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
     }
-    out.keys[0].push(term, info);
+    if (out.dictionary) {
+      out.dictionary->add_key(key, info);
+    } else {
+      out.keys[0].push(term, info);
+    }
   }
 }
 
@@ -460,7 +476,10 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
         if (remap[s].dense && seg.has_url_table()) {
           // Every doc stays: the compressed blocks and the url hashes are
           // copied as they are (decompressing and compressing each doc
-          // again was most of this thread's time).
+          // again was most of this thread's time), once their checksums
+          // hold: a damaged block would pass on under a fresh checksum.
+          seg.verify_stored_checksums();
+          seg.release_stored_pages();
           const DocStoreReader& store = seg.doc_store();
           for (uint64_t b = 0; b < store.block_count(); ++b) {
             const StoredBlock block = store.block(b);
@@ -499,10 +518,12 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   // into files of its own, which then follow the lower half's: the output
   // is byte for byte that of one thread.
   MergedTerms lower, upper;
+  lower.dictionary = &files;
   const std::string split = threads > 1 ? split_term(inputs) : std::string();
   uint64_t upper_postings = 0, upper_positions = 0;  // where the upper half starts
+  std::atomic<bool> failed = false;                  // either half: the other stops
   if (split.empty()) {
-    merge_terms(inputs, remap, lengths, {}, {}, files.any_writer, files.field_writer, lower);
+    merge_terms(inputs, remap, lengths, {}, {}, files.any_writer, files.field_writer, lower, failed);
   } else {
     SpillSink post(segment_file(dir, name, "post-upper.tmp")), pos(segment_file(dir, name, "pos-upper.tmp"));
     PostingsWriter any_writer(post, nullptr), field_writer(post, &pos);
@@ -510,12 +531,18 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
     {
       std::jthread upper_half([&] {
         try {
-          merge_terms(inputs, remap, lengths, split, {}, any_writer, field_writer, upper);
+          merge_terms(inputs, remap, lengths, split, {}, any_writer, field_writer, upper, failed);
         } catch (...) {
           upper_error = std::current_exception();
+          failed = true;
         }
       });
-      merge_terms(inputs, remap, lengths, {}, split, files.any_writer, files.field_writer, lower);
+      try {
+        merge_terms(inputs, remap, lengths, {}, split, files.any_writer, files.field_writer, lower, failed);
+      } catch (...) {
+        failed = true;
+        throw;
+      }
     }
     if (upper_error) std::rethrow_exception(upper_error);
     upper_postings = files.post.offset();
@@ -523,6 +550,8 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
     post.copy_to(files.post);
     pos.copy_to(files.pos);
   }
+  // The lower half's kAny keys are in the dictionary already; the upper
+  // half's follow, then each field's keys of both halves.
   std::string key;
   for (const Field field : {Field::kAny, Field::kTitle, Field::kAbstract}) {
     const auto slot = static_cast<size_t>(field);

@@ -146,7 +146,7 @@ void Analyzer::for_each_stem(std::string_view text, bool numbered, OnStem&& on_s
   // (of a bounded size: a text can be huge), and while one token is looked
   // up, the slots of the next kAhead tokens and the keys of the next
   // kAhead / 2 are fetched.
-  constexpr std::size_t kAhead = 16, kBatch = 256;
+  constexpr std::size_t kAhead = 16, kBatch = 256, kBatchBytes = 16 << 10;
   auto look_up_batch = [&] {
     const std::size_t n = batch_.size();
     for (std::size_t i = 0; i < n && i < kAhead; ++i) prefetch_slot(batch_[i].tag);
@@ -167,7 +167,7 @@ void Analyzer::for_each_stem(std::string_view text, bool numbered, OnStem&& on_s
   tokenize(text, scratch_, [&](std::string_view lowered) {
     batch_.push_back({batch_text_.size(), lowered.size(), memo_tag(lowered)});
     batch_text_.append(lowered);
-    if (batch_.size() == kBatch) look_up_batch();
+    if (batch_.size() == kBatch || batch_text_.size() >= kBatchBytes) look_up_batch();
   });
   look_up_batch();
 }

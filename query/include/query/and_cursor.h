@@ -113,6 +113,7 @@ class AndCursor final : public DocCursor {
     std::vector<uint64_t> words;
     size_t size = 0;  // words in use
     DocId first_word = 0;
+    bool in_use = false;
     bool has(DocId d) const {
       const DocId w = (d >> 6) - first_word;  // wraps below first_word: then >= size
       return w < size && (words[w] >> (d & 63) & 1);
@@ -133,6 +134,13 @@ class AndCursor final : public DocCursor {
     }
   };
 
+  // One per thread, kept from query to query: no allocation once warm, and
+  // at most a segment's docs / 8 bytes.
+  static Bits& scratch_bits() {
+    thread_local Bits bits;
+    return bits;
+  }
+
   // Reading every match of a conjunction of exact children whose second
   // rarest is not much longer than the lead: that child's matches become
   // bits, a block at a time, and the lead's matches are looked up in them;
@@ -149,8 +157,13 @@ class AndCursor final : public DocCursor {
         children_[1]->cost() > kMaxRatio * lead_cost) {
       return false;
     }
-    // Each thread keeps its bits from query to query: no allocation once warm.
-    thread_local Bits second;
+    Bits& second = scratch_bits();
+    if (second.in_use) return false;  // a conjunction inside a child's take(): none today
+    second.in_use = true;
+    struct Release {
+      Bits& bits;
+      ~Release() { bits.in_use = false; }
+    } release{second};
     second.fill(*children_[1]);
     const size_t n = children_.size();
     DocId batch[kBlockSize];

@@ -91,10 +91,15 @@ class SegmentReader {
   const ClusterIds& cluster_ids() const { return cluster_ids_; }
   // Verifies every file's checksum and structural invariants (fts-index check).
   void check() const;
+  // Verifies the checksums of the doc store and the url table, which a
+  // merge copies without reading their docs (IndexError on damage).
+  void verify_stored_checksums() const;
   // Drop the pages of the postings, positions and dictionary, or of the doc
   // store, from the resident set (MappedFile::release_pages): a merge reads
-  // the two on threads of their own. A reader opened on spans rather than
-  // files has none to drop.
+  // them on threads of their own (the postings on two), and a page dropped
+  // under another thread's reads faults back in from the page cache, as
+  // the mappings are read-only. A reader opened on spans rather than files
+  // has none to drop.
   void release_postings_pages() const noexcept;
   void release_stored_pages() const noexcept;
 
