@@ -21,8 +21,10 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   const size_t n = cs.size();
   if (n == 0) return;
   // A doc's score is a float sum in whatever order its clauses come, so the
-  // bounds get a margin of a few ulps per clause.
-  const double margin = 1.0 + 4e-7 * static_cast<double>(n + 8);
+  // bounds get a margin of a few ulps per clause. One clause's score is its
+  // own, added to nothing: its bound needs none, and a bound equal to the
+  // k-th score then rules a window out (an equal score loses the tie).
+  const double margin = n == 1 ? 1.0 : 1.0 + 4e-7 * static_cast<double>(n + 8);
   std::vector<DocCursor::Bound> local(n);
   std::vector<float> prefix(n);  // prefix[i]: bound of the clauses 0..i together in the window
   // The candidate's score per clause (0 where it is not), summed in the

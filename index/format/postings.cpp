@@ -509,10 +509,12 @@ PostingsCursor::Bound PostingsCursor::block_bound(DocId target, int column) {
   // never a read outside the skip data (the block index stays in range).
   if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
     bound_block_ = find_block(bound_block_, target);
-  if (bound_block_ >= num_blocks_) return {kNoMoreDocs, column_[column].tail};
+  if (bound_block_ >= num_blocks_) return {kNoMoreDocs, column_[column].tail, all_freqs_one_ ? 1u : UINT32_MAX};
   const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
+  const uint64_t max_freq = all_freqs_one_ ? 1 : skip_field(bound_block_, doc_width_ + end_width_, freq_width_) + 1;
   return {static_cast<DocId>(std::min<uint64_t>(skip_last_doc(bound_block_), kMaxDoc)),
-          static_cast<uint16_t>(skip_field(bound_block_, offset, impact_width_[column]))};
+          static_cast<uint16_t>(skip_field(bound_block_, offset, impact_width_[column])),
+          static_cast<uint32_t>(std::min<uint64_t>(max_freq, UINT32_MAX))};
 }
 
 uint32_t PostingsCursor::max_freq() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,12 +54,35 @@ class TermCursor final : public DocCursor {
     return max_score_;
   }
   // From the block's impact in the skip data; a list without impacts for
-  // this field (format 2, or fewer than 128 docs) is one stretch.
+  // this field (format 2, or fewer than 128 docs) is one stretch. Impacts
+  // are rounded up, so a bound from one alone sits just above the score of
+  // the block's best doc, and a top k whose k-th score ties at that score
+  // could never rule the block out. Where the block's freqs are small, the
+  // impact gives for each freq the shortest length a doc of that freq can
+  // have there instead: the bound is then the best score of such docs,
+  // which an equal k-th score rules out (it loses to the lower id kept).
   Bound block_bound(DocId target) override {
     if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
     if (column_ < 0) return {kNoMoreDocs, max_score()};
+    constexpr uint32_t kMaxExactFreq = 2;
     const PostingsCursor::Bound b = postings_.block_bound(target, column_);
-    return {b.last, std::min(max_score(), weight_->impact_bound(b.impact, postings_.reference_average(column_)))};
+    const float reference = postings_.reference_average(column_);
+    float bound = std::min(max_score(), weight_->impact_bound(b.impact, reference));
+    if (b.max_freq <= kMaxExactFreq) {
+      // Blocks repeat a few (impact, max freq) pairs: each is solved once.
+      const uint32_t key = uint32_t(b.impact) << 4 | b.max_freq;
+      ExactBound& cached = exact_bounds_[(key ^ key >> 7) % exact_bounds_.size()];
+      if (cached.key != key) {
+        const uint32_t shortest = std::max(1u, segment_->shortest_field_length(field_));
+        float exact = 0;
+        for (uint32_t tf = 1; tf <= b.max_freq; ++tf) {
+          exact = std::max(exact, weight_->score(tf, std::max(shortest, shortest_length_within(b.impact, tf, reference))));
+        }
+        cached = {key, exact};
+      }
+      bound = std::min(bound, cached.bound);
+    }
+    return {b.last, bound};
   }
   uint64_t count_remaining() override {
     if (untouched_) {
@@ -89,6 +113,11 @@ class TermCursor final : public DocCursor {
   bool untouched_ = true;
   int column_ = postings_.impact_column(field_);  // of the impacts for field_; -1: none
   float max_score_ = -1;                         // not yet computed
+  struct ExactBound {
+    uint32_t key = UINT32_MAX;  // impact << 4 | max freq; none yet
+    float bound = 0;
+  };
+  std::array<ExactBound, 16> exact_bounds_;  // block_bound's, by key
 };
 
 }  // namespace fts

@@ -35,6 +35,20 @@ inline uint16_t impact_above(double part) {
 }
 inline double impact_value(uint16_t impact) { return impact / 65535.0; }
 
+// The shortest length whose part at freq tf impact_above() maps to at most
+// impact, at the given average: a doc of that freq under that impact is at
+// least this long (parts fall as lengths grow). Solved for, then checked
+// against impact_above itself, so rounding cannot make it too long.
+inline uint32_t shortest_length_within(uint16_t impact, uint32_t tf, double average) {
+  constexpr uint32_t kLongest = 2 * 65535;  // kAny: title + abstract, each saturated
+  const double q = impact_value(impact);
+  const double solved = q > 0 ? (tf * (1.0 / q - 1.0) / kBm25K1 - (1.0 - kBm25B)) * average / kBm25B : kLongest;
+  auto length = static_cast<uint32_t>(std::clamp(std::floor(solved) - 1.0, 0.0, double(kLongest)));
+  while (length < kLongest && impact_above(bm25_length_part(tf, length, average)) > impact) ++length;
+  while (length > 0 && impact_above(bm25_length_part(tf, length - 1, average)) <= impact) --length;
+  return length;
+}
+
 // The field lengths BM25 sees for the docs of a segment being written (as
 // .norms stores them: saturated at 65535, kAny = title + abstract) and the
 // segment's average per field: what the postings writer needs for impacts.

@@ -134,6 +134,9 @@ class PostingsCursor {
   struct Bound {
     DocId last;       // kNoMoreDocs: to the end of the list
     uint16_t impact;
+    // The largest freq of a full block, exact from its skip entry; for the
+    // tail, 1 when every freq is 1, else UINT32_MAX (not read).
+    uint32_t max_freq;
   };
   int impact_column(Field field) const;
   float reference_average(int column) const { return column_[column].reference; }
