@@ -80,12 +80,17 @@ TEST(UrlTable, FindsWhatAScanFindsInFlushedAndMergedSegments) {
   }
 }
 
-TEST(UrlTable, DamageIsAnIndexError) {
-  test::TempDir dir;
+// The url table of four docs with the urls b, a, c, a, written to path.
+MappedFile four_doc_table(const std::string& path) {
   UrlTableWriter writer;
   for (const char* url : {"b", "a", "c", "a"}) writer.add(url);
-  writer.write(dir.str("t.urls"));
-  MappedFile file(dir.str("t.urls"), FileKind::kUrls);
+  writer.write(path);
+  return MappedFile(path, FileKind::kUrls);
+}
+
+TEST(UrlTable, DamageIsAnIndexError) {
+  test::TempDir dir;
+  MappedFile file = four_doc_table(dir.str("t.urls"));
   file.verify_checksum();
   UrlTable table(file.payload(), 4, "t.urls");
   std::vector<DocId> docs;
@@ -107,10 +112,7 @@ TEST(UrlTable, DamageIsAnIndexError) {
 
 TEST(UrlTable, CopiedTableKeepsEachDocsUrl) {
   test::TempDir dir;
-  UrlTableWriter source;
-  for (const char* url : {"b", "a", "c", "a"}) source.add(url);
-  source.write(dir.str("source.urls"));
-  MappedFile file(dir.str("source.urls"), FileKind::kUrls);
+  MappedFile file = four_doc_table(dir.str("source.urls"));
   UrlTableWriter writer;
   writer.add("a");
   writer.add_all(UrlTable(file.payload(), 4, "source.urls"), "source.urls");
