@@ -41,6 +41,7 @@ inline double impact_value(uint16_t impact) { return impact / 65535.0; }
 // against impact_above itself, so rounding cannot make it too long.
 inline uint32_t shortest_length_within(uint16_t impact, uint32_t tf, double average) {
   constexpr uint32_t kLongest = 2 * 65535;  // kAny: title + abstract, each saturated
+  if (!(average > 0) || !std::isfinite(average)) return 0;  // a damaged reference: no tighter bound
   const double q = impact_value(impact);
   const double solved = q > 0 ? (tf * (1.0 / q - 1.0) / kBm25K1 - (1.0 - kBm25B)) * average / kBm25B : kLongest;
   auto length = static_cast<uint32_t>(std::clamp(std::floor(solved) - 1.0, 0.0, double(kLongest)));
