@@ -298,30 +298,6 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
   }
 }
 
-// A term that splits a merge's postings about in half: where the largest
-// input's lists are half written (a segment writes each term's lists
-// together, in term order). Empty when there is no such term.
-std::string split_term(const std::vector<IndexReader::Segment>& inputs) {
-  const SegmentReader* largest = nullptr;
-  for (const auto& seg : inputs) {
-    if (!largest || seg.reader->doc_count() > largest->doc_count()) largest = seg.reader.get();
-  }
-  const std::string any_prefix(1, static_cast<char>(Field::kAny));
-  uint64_t last_offset = 0;
-  largest->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo& info) {
-    last_offset = std::max(last_offset, info.postings_offset);
-  });
-  std::string split;
-  bool first = true;  // the first term would leave the lower half empty
-  for (auto it = largest->terms().seek(any_prefix); it.valid() && it.key().starts_with(any_prefix); it.next()) {
-    if (!first && it.info().postings_offset >= last_offset / 2) {
-      split = it.key().substr(1);
-      break;
-    }
-    first = false;
-  }
-  return split;
-}
 
 }  // namespace
 
@@ -412,6 +388,30 @@ SegmentInfo SegmentWriter::finish() {
     info.has_dupes = true;
   }
   return info;
+}
+
+// Where the largest input's lists are half written: a segment writes each
+// term's lists together, in term order.
+std::string merge_split_term(const std::vector<IndexReader::Segment>& inputs) {
+  const SegmentReader* largest = nullptr;
+  for (const auto& seg : inputs) {
+    if (!largest || seg.reader->doc_count() > largest->doc_count()) largest = seg.reader.get();
+  }
+  const std::string any_prefix(1, static_cast<char>(Field::kAny));
+  uint64_t last_offset = 0;
+  largest->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo& info) {
+    last_offset = std::max(last_offset, info.postings_offset);
+  });
+  std::string split;
+  bool first = true;  // the first term would leave the lower half empty
+  for (auto it = largest->terms().seek(any_prefix); it.valid() && it.key().starts_with(any_prefix); it.next()) {
+    if (!first && it.info().postings_offset >= last_offset / 2) {
+      split = it.key().substr(1);
+      break;
+    }
+    first = false;
+  }
+  return split;
 }
 
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
@@ -519,7 +519,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   // is byte for byte that of one thread.
   MergedTerms lower, upper;
   lower.dictionary = &files;
-  const std::string split = threads > 1 ? split_term(inputs) : std::string();
+  const std::string split = threads > 1 ? merge_split_term(inputs) : std::string();
   uint64_t upper_postings = 0, upper_positions = 0;  // where the upper half starts
   std::atomic<bool> failed = false;                  // either half: the other stops
   if (split.empty()) {

@@ -46,6 +46,9 @@ class SegmentWriter {
 // thread of its own); the files are the same either way.
 SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader::Segment>& inputs,
                            const std::string& name, unsigned threads = 1);
+// The term where merge_segments splits the postings between two threads:
+// about half of them below it. Empty when there is no such term.
+std::string merge_split_term(const std::vector<IndexReader::Segment>& inputs);
 
 // Writes the norms file of a segment from per-doc {title, abstract} lengths.
 void write_norms(const std::string& path, const std::vector<uint32_t>& lengths);
