@@ -351,11 +351,21 @@ DocId PostingsCursor::next_block() {
 }
 
 uint32_t PostingsCursor::seek_in_block(DocId target) const {
-  // Targets are often close: look at a few docs before binary-searching.
+  // Targets are often close: look at a few docs, then binary-search with a
+  // conditional move per step instead of a branch, which mispredicted at
+  // every step on far targets. (An SSE scan of the 8 docs made a rare term
+  // beside a common one 60% slower: its loads follow the block's decode.)
   uint32_t i = idx_;
   for (uint32_t stop = std::min(count_, i + 8); i < stop; ++i)
     if (docs_[i] >= target) return i;
-  return static_cast<uint32_t>(std::lower_bound(docs_ + i, docs_ + count_, target) - docs_);
+  if (i >= count_) return count_;
+  const DocId* base = docs_ + i;
+  for (uint32_t n = count_ - i; n > 1;) {
+    const uint32_t half = n / 2;
+    base = base[half] < target ? base + half : base;
+    n -= half;
+  }
+  return static_cast<uint32_t>(base - docs_) + (*base < target);
 }
 
 uint32_t PostingsCursor::find_block(uint32_t from, DocId target) const {
@@ -560,7 +570,9 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
   while (skip >= 8 && pos_end_ - p >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    const uint64_t ends = static_cast<uint64_t>(std::popcount(~w & 0x8080808080808080ull));
+    // Bytes with the high bit clear, summed by a multiply: std::popcount
+    // is a library call on the baseline x86-64 this is built for.
+    const uint64_t ends = (((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56;
     if (ends >= skip) break;  // the last varint to skip ends inside this word
     skip -= ends;
     p += 8;
