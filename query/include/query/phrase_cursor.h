@@ -59,10 +59,13 @@ class PhraseCursor final : public DocCursor {
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
-    return find(approx_[order_[0]].next());
+    // After advance_once() the lead token may be short of doc_.
+    PostingsCursor& lead = approx_[order_[0]];
+    return find(approximate_ ? lead.advance(doc_ + 1) : lead.next());
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    if (approximate_) return advance_once(target);
     return find(approx_[order_[0]].advance(target));
   }
   uint64_t cost() const override { return approx_[order_[0]].cost(); }
@@ -102,8 +105,9 @@ class PhraseCursor final : public DocCursor {
     return out;
   }
   // Positions are read only when every token's postings hold target. The
-  // lead never passes a match it was not asked about (see find()), so a
-  // lead beyond target means target lacks the lead token.
+  // lead never passes a match it was not asked about (see find() and
+  // advance_once()), so a lead beyond target means target lacks the lead
+  // token.
   bool contains(DocId target) override {
     if (target < doc_) return false;
     if (target == doc_) return confirm();
@@ -115,7 +119,9 @@ class PhraseCursor final : public DocCursor {
     }
     return occurrences(target, false) > 0;
   }
-  // From now on stop on docs holding every token; confirm() reads positions.
+  // From now on stop on candidates: next() on docs holding every token,
+  // advance() where a token first passes the target (advance_once());
+  // confirm() checks the tokens, then reads positions.
   bool approximate() override {
     if (!approximate_) checked_ = doc_;  // found exactly so far
     approximate_ = true;
@@ -124,7 +130,7 @@ class PhraseCursor final : public DocCursor {
   bool confirm() override {
     if (checked_ != doc_) {
       checked_ = doc_;
-      freq_ = doc_ == kNoMoreDocs ? 0 : occurrences(doc_, weight_ != nullptr);
+      freq_ = doc_ == kNoMoreDocs || !holds_every_token(doc_) ? 0 : occurrences(doc_, weight_ != nullptr);
     }
     return freq_ > 0;
   }
@@ -144,6 +150,33 @@ class PhraseCursor final : public DocCursor {
       if (freq_ > 0) return checked_ = doc_ = candidate;
       candidate = approx_[order_[0]].next();
     }
+  }
+
+  // Approximate advance() as a conjunction's child: each token moves once,
+  // rarest first, and the first to pass target hands its doc back to the
+  // parent, whose own lead is mostly sparser than the tokens together.
+  // Aligning every token before returning would find the next doc holding
+  // all of them, far beyond where the parent asks next (`abstract:bp "is
+  // formed by"` made 4.6 token advances per bp doc). The doc returned may
+  // lack a token; confirm() checks (holds_every_token()).
+  DocId advance_once(DocId target) {
+    for (uint32_t i : order_) {
+      PostingsCursor& c = approx_[i];
+      DocId d = c.doc();
+      if (d < target) d = c.advance(target);
+      if (d != target) return doc_ = d;
+    }
+    return doc_ = target;
+  }
+
+  bool holds_every_token(DocId doc) {
+    for (uint32_t i : order_) {
+      PostingsCursor& c = approx_[i];
+      DocId d = c.doc();
+      if (d < doc) d = c.advance(doc);
+      if (d != doc) return false;
+    }
+    return true;
   }
 
   DocId align(DocId candidate) {
