@@ -108,8 +108,9 @@ class SegmentPlanner {
   // A cursor over the node's matches; scoring: with the leaves' scores.
   // exhaustive: the cursor will be read to its end (not advanced by a
   // parent), which makes materialising a wide OR pay off.
-  // two_phase: a phrase is built iterating its approximation (for an AND,
-  // which confirms it last), so it does not look for an exact first match.
+  // two_phase: a phrase, or an OR's phrases, are built iterating their
+  // approximation (for an AND, which confirms them last), so they do not
+  // look for an exact first match.
   CursorPtr build(const QueryNode& node, bool scoring, bool exhaustive, bool two_phase = false) {
     switch (node.kind) {
       case Kind::kTerm:
@@ -121,7 +122,7 @@ class SegmentPlanner {
       case Kind::kAnd:
         return conjunction(node, scoring, exhaustive);
       case Kind::kOr:
-        return disjunction(node, scoring, exhaustive);
+        return disjunction(node, scoring, exhaustive, two_phase);
     }
     return std::make_unique<EmptyCursor>();
   }
@@ -246,9 +247,9 @@ class SegmentPlanner {
     return std::make_unique<AndNotCursor>(std::move(include), std::move(exclude));
   }
 
-  CursorPtr disjunction(const QueryNode& node, bool scoring, bool exhaustive) {
-    if (!scoring) return disjunction_filter(node, exhaustive);
-    return union_of(disjunction_parts(node, exhaustive), true, exhaustive);
+  CursorPtr disjunction(const QueryNode& node, bool scoring, bool exhaustive, bool two_phase) {
+    if (!scoring) return disjunction_filter(node, exhaustive, two_phase);
+    return union_of(disjunction_parts(node, exhaustive, two_phase), true, exhaustive);
   }
 
   struct OrChildren {
@@ -258,7 +259,7 @@ class SegmentPlanner {
     bool negation_is_everything = false;  // NOT of nothing: every doc
   };
 
-  OrChildren or_children(const QueryNode& node, bool scoring, bool exhaustive) {
+  OrChildren or_children(const QueryNode& node, bool scoring, bool exhaustive, bool two_phase) {
     OrChildren out;
     for (const auto& c : node.children) {
       if (is_negation(*c)) {
@@ -273,7 +274,7 @@ class SegmentPlanner {
         }
         continue;
       }
-      CursorPtr cursor = scoring ? build(*c, true, exhaustive) : filter(*c, exhaustive);
+      CursorPtr cursor = scoring ? build(*c, true, exhaustive, two_phase) : filter(*c, exhaustive, two_phase);
       if (cursor->doc() != kNoMoreDocs) out.parts.push_back(std::move(cursor));
     }
     return out;
@@ -288,8 +289,8 @@ class SegmentPlanner {
 
   // Without scores: p1 OR .. OR NOT n1 OR .. = NOT ((n1 AND ..) AND NOT (p1 OR ..)),
   // a complement, which counts without walking every doc.
-  CursorPtr disjunction_filter(const QueryNode& node, bool exhaustive) {
-    OrChildren c = or_children(node, false, exhaustive);
+  CursorPtr disjunction_filter(const QueryNode& node, bool exhaustive, bool two_phase) {
+    OrChildren c = or_children(node, false, exhaustive, two_phase);
     if (!c.has_negation) return union_of(std::move(c.parts), false, exhaustive);
     if (c.negation_is_everything) return std::make_unique<AllDocsCursor>(segment_.doc_count());
     CursorPtr common = common_exclusions(c);
@@ -301,8 +302,8 @@ class SegmentPlanner {
 
   // The clauses of a scored OR: one cursor per positive child, and one
   // complement for the negated children, since NOT n1 OR NOT n2 = NOT (n1 AND n2).
-  std::vector<CursorPtr> disjunction_parts(const QueryNode& node, bool exhaustive) {
-    OrChildren c = or_children(node, true, exhaustive);
+  std::vector<CursorPtr> disjunction_parts(const QueryNode& node, bool exhaustive, bool two_phase = false) {
+    OrChildren c = or_children(node, true, exhaustive, two_phase);
     if (c.has_negation) c.parts.push_back(complement(common_exclusions(c)));
     return std::move(c.parts);
   }

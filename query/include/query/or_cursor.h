@@ -4,6 +4,9 @@
 // through children on the minimum), and added up in the children's order:
 // a float sum depends on its order, and a doc must score the same to the
 // bit whichever segment or shard holds it (whose heaps differ).
+// Under an AND it iterates two-phase when a child does (a phrase): docs
+// are then candidates, confirmed only once every other child of the AND
+// holds them.
 #pragma once
 
 #include <cstdint>
@@ -56,7 +59,9 @@ class OrCursor final : public DocCursor {
       for (size_t j = i; j > 0 && on_doc_[j - 1] > on_doc_[j]; --j) std::swap(on_doc_[j - 1], on_doc_[j]);
     }
     float s = 0;
-    for (uint32_t i : on_doc_) s += children_[i]->score();
+    for (uint32_t i : on_doc_) {
+      if (!approximate_ || children_[i]->confirm()) s += children_[i]->score();
+    }
     return s;
   }
   float max_score() override { return sum_max_score(children_); }
@@ -70,8 +75,23 @@ class OrCursor final : public DocCursor {
     for (const auto& c : children_) found = c->contains(target) || found;
     return found;
   }
+  // Two-phase when any child is: the other children stay exact, so a doc
+  // an exact child is on needs no confirming.
+  bool approximate() override {
+    for (const auto& c : children_) approximate_ = c->approximate() || approximate_;
+    return approximate_;
+  }
+  bool confirm() override {
+    if (!approximate_ || doc_ == kNoMoreDocs) return true;
+    on_doc_.clear();
+    collect_on_doc(0);
+    for (uint32_t i : on_doc_) {
+      if (children_[i]->confirm()) return true;
+    }
+    return false;
+  }
   void explain(std::string& out, int depth) const override {
-    explain_line(out, depth, "or(heap)", cost());
+    explain_line(out, depth, approximate_ ? "or(heap, two-phase)" : "or(heap)", cost());
     for (const auto& c : children_) c->explain(out, depth + 1);
   }
 
@@ -106,6 +126,7 @@ class OrCursor final : public DocCursor {
   std::vector<std::unique_ptr<DocCursor>> children_;
   std::vector<Entry> heap_;
   std::vector<uint32_t> on_doc_;  // score()'s scratch: the clauses on doc_
+  bool approximate_ = false;
 };
 
 }  // namespace fts
