@@ -1,5 +1,6 @@
 #include "query/planner.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -233,7 +234,7 @@ class SegmentPlanner {
       if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
       positives.push_back(std::move(cursor));
     }
-    std::vector<CursorPtr> negatives = negations(node, !positives.empty());
+    const bool excludes = positive_count < node.children.size();
     CursorPtr include;
     if (positives.empty()) {
       include = std::make_unique<AllDocsCursor>(segment_.doc_count());
@@ -242,7 +243,12 @@ class SegmentPlanner {
     } else {
       include = std::make_unique<AndCursor>(std::move(positives));
     }
-    if (negatives.empty() || include->doc() == kNoMoreDocs) return include;
+    if (!excludes || include->doc() == kNoMoreDocs) return include;
+    // Exclusions are probed at include's docs, except from every doc
+    // (AndNotCursor then iterates them, so they must be exact): a positive
+    // such as (a OR NOT a) can plan as every doc too.
+    std::vector<CursorPtr> negatives = negations(node, dynamic_cast<const AllDocsCursor*>(include.get()) == nullptr);
+    if (negatives.empty()) return include;
     CursorPtr exclude = union_of(std::move(negatives), false, false);
     return std::make_unique<AndNotCursor>(std::move(include), std::move(exclude));
   }
@@ -290,7 +296,10 @@ class SegmentPlanner {
   // Without scores: p1 OR .. OR NOT n1 OR .. = NOT ((n1 AND ..) AND NOT (p1 OR ..)),
   // a complement, which counts without walking every doc.
   CursorPtr disjunction_filter(const QueryNode& node, bool exhaustive, bool two_phase) {
-    OrChildren c = or_children(node, false, exhaustive, two_phase);
+    // With a negation the positive children end up excluded from a
+    // complement, which may iterate them: then they are built exact.
+    const bool negated = std::any_of(node.children.begin(), node.children.end(), [](const auto& c) { return is_negation(*c); });
+    OrChildren c = or_children(node, false, exhaustive, two_phase && !negated);
     if (!c.has_negation) return union_of(std::move(c.parts), false, exhaustive);
     if (c.negation_is_everything) return std::make_unique<AllDocsCursor>(segment_.doc_count());
     CursorPtr common = common_exclusions(c);

@@ -119,6 +119,35 @@ TEST(QueryPropertyTest, NullQueryMatchesNothing) {
   EXPECT_EQ(searcher.search(nullptr, {}).total_hits, 0u);
 }
 
+// A positive that plans as every doc, such as (a OR NOT a), makes AND-NOT
+// iterate its exclusions rather than probe them, so an excluded phrase or
+// conjunction must then be exact, not two-phase (it once counted the
+// phrase's candidates as excluded).
+TEST(QueryPropertyTest, ExclusionsFromEveryDocAreExact) {
+  Corpus corpus(11);
+  const std::vector<Document> docs = corpus.documents(800);
+  test::TempDir dir;
+  build_index(dir.str(), docs, {});
+  auto index = IndexReader::open(dir.str());
+  Searcher uncached(index, SearcherOptions{0, 0});
+  Searcher cached(index, SearcherOptions{1 << 20, 1});
+  Analyzer analyzer;
+  BruteForce brute = BruteForce::analyze(docs, analyzer);
+  std::mt19937 rng(5);
+  for (int i = 0; i < 60; ++i) {
+    const std::string a = corpus.word(), b = corpus.word(), c = corpus.word(), d = corpus.word();
+    for (const std::string& text :
+         {"(" + a + " OR NOT " + a + ") NOT \"" + b + " " + c + "\"",
+          "(" + a + " OR NOT " + a + ") NOT (" + b + " AND (" + c + " OR \"" + d + " " + b + "\"))",
+          "(" + a + " OR NOT " + b + ") -(" + c + " \"" + d + " " + a + "\")",
+          a + " (" + b + " OR \"" + c + " " + d + "\" OR (" + d + " AND " + c + ")) -\"" + b + " " + a + "\""}) {
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(check_query(uncached, brute, query.get(), rng)) << text;
+      ASSERT_TRUE(check_query(cached, brute, query.get(), rng)) << text;
+    }
+  }
+}
+
 // Every query of the shared sets over the jargon file, against brute force.
 TEST(QueryPropertyTest, SharedQueriesOverJargonMatchBruteForce) {
   FTS_REQUIRE_SHARED(dump, "corpus/jargon.xml.gz");
