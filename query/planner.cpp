@@ -109,9 +109,9 @@ class SegmentPlanner {
   // A cursor over the node's matches; scoring: with the leaves' scores.
   // exhaustive: the cursor will be read to its end (not advanced by a
   // parent), which makes materialising a wide OR pay off.
-  // two_phase: a phrase, or an OR's phrases, are built iterating their
-  // approximation (for an AND, which confirms them last), so they do not
-  // look for an exact first match.
+  // two_phase: phrases, ANDs without exclusions and ORs of them are built
+  // iterating their approximation (for an AND, which confirms them last,
+  // or a probe), so they do not look for an exact first match.
   CursorPtr build(const QueryNode& node, bool scoring, bool exhaustive, bool two_phase = false) {
     switch (node.kind) {
       case Kind::kTerm:
@@ -121,7 +121,7 @@ class SegmentPlanner {
       case Kind::kNot:
         return complement(filter(*node.children[0], false));
       case Kind::kAnd:
-        return conjunction(node, scoring, exhaustive);
+        return conjunction(node, scoring, exhaustive, two_phase);
       case Kind::kOr:
         return disjunction(node, scoring, exhaustive, two_phase);
     }
@@ -219,7 +219,9 @@ class SegmentPlanner {
     return std::make_unique<AndNotCursor>(std::move(all), std::move(excluded));
   }
 
-  CursorPtr conjunction(const QueryNode& node, bool scoring, bool exhaustive) {
+  // lazy: two-phase itself (the parent confirms it) where nothing is
+  // excluded from it.
+  CursorPtr conjunction(const QueryNode& node, bool scoring, bool exhaustive, bool lazy = false) {
     size_t positive_count = 0;
     for (const auto& c : node.children) positive_count += !is_negation(*c);
     // A lone positive is read to the end whenever the AND is; beside others
@@ -241,7 +243,7 @@ class SegmentPlanner {
     } else if (positives.size() == 1) {
       include = std::move(positives[0]);
     } else {
-      include = std::make_unique<AndCursor>(std::move(positives));
+      include = std::make_unique<AndCursor>(std::move(positives), lazy && !excludes);
     }
     if (!excludes || include->doc() == kNoMoreDocs) return include;
     // Exclusions are probed at include's docs, except from every doc

@@ -195,6 +195,27 @@ TEST_F(CursorTest, AndOfEveryPairAndTriple) {
   EXPECT_EQ(drain(c), intersect(intersect(sets_[3], sets_[4]), sets_[5]));
 }
 
+// Built two-phase (an AND below an OR below an AND, or an excluded one),
+// a conjunction stops where its children first disagree: stepped as its
+// parent steps it, or probed.
+TEST_F(CursorTest, TwoPhaseAndStepsAndProbes) {
+  for (size_t a = 0; a < terms_.size(); ++a) {
+    for (size_t b = a + 1; b < terms_.size(); ++b) {
+      for (bool probe : {false, true}) {
+        std::vector<std::unique_ptr<DocCursor>> kids;
+        kids.push_back(postings_.term(terms_[b]));
+        kids.push_back(postings_.term(terms_[a]));
+        AndCursor c(std::move(kids), true);
+        if (probe) {
+          check_probes(c, intersect(sets_[a], sets_[b]), rng_);
+        } else {
+          check_two_phase_steps(c, intersect(sets_[a], sets_[b]), rng_);
+        }
+      }
+    }
+  }
+}
+
 TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
   std::vector<DocId> expected;
   std::vector<std::unique_ptr<DocCursor>> heap_kids, bitset_kids;

@@ -3,7 +3,9 @@
 // next candidate. advance() skips whole postings blocks, so very unequal
 // sizes cost about the rarest list's length in block jumps. Children with a
 // costly check (phrases) are iterated on their approximation and confirmed
-// only on docs every child holds.
+// only on docs every child holds. Below an OR that is itself an AND's
+// child it iterates two-phase too (lazily): it stops where its children
+// first disagree and confirms only the docs its parent asks about.
 #pragma once
 
 #include <algorithm>
@@ -18,22 +20,50 @@ namespace fts {
 class AndCursor final : public DocCursor {
  public:
   // children: >= 2, none empty, in the query's order; reordered here by cost.
-  explicit AndCursor(std::vector<std::unique_ptr<DocCursor>> children) : children_(std::move(children)) {
+  // two_phase: approximate() from the start, so the cursor stops on its
+  // first candidate instead of searching for its first match (under an
+  // AND that asks about a few docs, that search could read every list to
+  // its end).
+  explicit AndCursor(std::vector<std::unique_ptr<DocCursor>> children, bool two_phase = false)
+      : children_(std::move(children)), approximate_(two_phase) {
     for (auto& c : children_) in_query_order_.push_back(c.get());
     std::stable_sort(children_.begin(), children_.end(),
                      [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
     for (auto& c : children_)
       if (c->approximate()) confirm_.push_back(c.get());
-    align(children_[0]->doc());
+    if (approximate_) {
+      step_once(children_[0]->doc());
+    } else {
+      align(children_[0]->doc());
+    }
   }
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
+    if (approximate_) return step_once(doc_ + 1);
     return align(children_[0]->next());
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    if (approximate_) return step_once(target);
     return align(children_[0]->advance(target));
+  }
+  // From now on stop where the children first disagree (step_once());
+  // confirm() checks that every child holds the doc.
+  bool approximate() override {
+    if (!approximate_) {  // found exactly so far
+      checked_ = doc_;
+      matched_ = true;
+    }
+    approximate_ = true;
+    return true;
+  }
+  bool confirm() override {
+    if (checked_ != doc_) {
+      checked_ = doc_;
+      matched_ = doc_ != kNoMoreDocs && holds(doc_);
+    }
+    return matched_;
   }
   uint64_t cost() const override { return children_[0]->cost(); }
   uint64_t work() const override { return sum_work(children_); }
@@ -69,13 +99,14 @@ class AndCursor final : public DocCursor {
     if (!visit_by_bitsets(keep_live)) DocCursor::collect_live(out, base, live);
   }
   bool contains(DocId target) override {
-    if (target <= doc_) return target == doc_;
+    if (target < doc_) return false;
+    if (target == doc_) return !approximate_ || confirm();
     for (const auto& c : children_)
       if (!c->contains(target)) return false;
     return true;
   }
   void explain(std::string& out, int depth) const override {
-    explain_line(out, depth, "and", cost());
+    explain_line(out, depth, approximate_ ? "and(two-phase)" : "and", cost());
     for (const auto& c : children_) c->explain(out, depth + 1);
   }
 
@@ -105,6 +136,32 @@ class AndCursor final : public DocCursor {
       }
     }
     return doc_ = candidate;
+  }
+
+  // Approximate iteration: each child moves to target once, cheapest
+  // first, and the first to pass it gives the candidate (as
+  // PhraseCursor::advance_once() does with its tokens).
+  DocId step_once(DocId target) {
+    for (const auto& c : children_) {
+      DocId d = c->doc();
+      if (d < target) d = c->advance(target);
+      if (d != target) return doc_ = d;
+    }
+    return doc_ = target;
+  }
+
+  // Whether every child holds doc, each moved to it and the two-phase
+  // ones confirmed.
+  bool holds(DocId doc) {
+    for (const auto& c : children_) {
+      DocId d = c->doc();
+      if (d < doc) d = c->advance(doc);
+      if (d != doc) return false;
+    }
+    for (DocCursor* c : confirm_) {
+      if (!c->confirm()) return false;
+    }
+    return true;
   }
 
   // The matches of a cursor from its doc() on, as bits from a first word on,
@@ -153,7 +210,7 @@ class AndCursor final : public DocCursor {
   bool visit_by_bitsets(Visit&& visit) {
     constexpr uint64_t kMinLead = 2048, kMaxRatio = 4;
     const uint64_t lead_cost = children_[0]->cost();
-    if (doc_ == kNoMoreDocs || !confirm_.empty() || lead_cost < kMinLead ||
+    if (doc_ == kNoMoreDocs || approximate_ || !confirm_.empty() || lead_cost < kMinLead ||
         children_[1]->cost() > kMaxRatio * lead_cost) {
       return false;
     }
@@ -189,6 +246,9 @@ class AndCursor final : public DocCursor {
   std::vector<std::unique_ptr<DocCursor>> children_;
   std::vector<DocCursor*> in_query_order_;
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
+  bool approximate_ = false;
+  bool matched_ = false;           // confirm()'s answer for checked_
+  DocId checked_ = kNoMoreDocs;    // the doc matched_ is of
 };
 
 }  // namespace fts
