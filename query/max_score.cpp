@@ -75,6 +75,31 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
     drop_non_essential();
     for (size_t i = essential; i < n; ++i) cs[i].cursor->advance(at);
     bool now_bounded = false;
+    // One clause and nothing excluded (a bare term, a phrase): each doc of
+    // the window is a hit with the clause's score, with none of the
+    // bookkeeping below (query-order sums, essential sets) to do per doc.
+    if (n == 1 && excluded == nullptr && essential == 0) {
+      DocCursor* c = cs[0].cursor;
+      for (DocId d = c->doc(); d != kNoMoreDocs && d <= end;) {
+        ++count.hits;
+        const float score = c->score();
+        if (score >= threshold) top.push(score, segment.global(d));
+        interrupt.tick();
+        const DocId scored = d;
+        d = c->next();
+        raise_threshold();
+        if (!bounded && threshold > -std::numeric_limits<float>::infinity()) {
+          now_bounded = true;
+          at = scored + 1;
+          break;
+        }
+        if (prefix[0] <= threshold) {  // the rest of the window is ruled out
+          if (d != kNoMoreDocs && d <= end) count.exact = false;
+          break;
+        }
+      }
+      essential = n;  // the window is done
+    }
     while (essential < n) {
       DocId d = kNoMoreDocs;
       for (size_t i = essential; i < n; ++i) d = std::min(d, cs[i].cursor->doc());
