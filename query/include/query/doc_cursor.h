@@ -66,7 +66,8 @@ class DocCursor {
   // by default, a word at a time where the matches are bits.
   virtual uint64_t count_live(const LiveDocs& live) {
     uint64_t n = 0;
-    for_each_taken([&](DocId d) { n += live.is_live(d); });
+    DocId batch[kBlockSize];
+    while (const size_t got = take(batch, kBlockSize)) n += live.count_live(batch, got);
     return n;
   }
   virtual void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) {
