@@ -4,8 +4,9 @@
 // sizes cost about the rarest list's length in block jumps. Children with a
 // costly check (phrases) are iterated on their approximation and confirmed
 // only on docs every child holds. Below an OR that is itself an AND's
-// child it iterates two-phase too (lazily): it stops where its children
-// first disagree and confirms only the docs its parent asks about.
+// child, or excluded, it iterates two-phase too (lazily): it stops where
+// its children first disagree and confirms only the docs its parent asks
+// about.
 #pragma once
 
 #include <algorithm>
