@@ -518,12 +518,26 @@ TEST(LivingIndex, SigkillAtRandomMomentsLosesNoCommittedDoc) {
       }
     }
     ::close(fds[1]);
+    // The kill lands at a random moment after the child's first 0 to 2
+    // commits, not a fixed time after its start: on a slow machine
+    // (sanitizers beside other tests) that time could pass before any
+    // commit, and the test would have nothing to lose.
+    std::string reported;
+    char buf[4096];
+    auto commits = [&] {
+      size_t n = 0;
+      for (size_t at = reported.find("done\n"); at != std::string::npos; at = reported.find("done\n", at + 1)) ++n;
+      return n;
+    };
+    for (const size_t wait_for = rng() % 3; commits() < wait_for;) {
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n <= 0) break;
+      reported.append(buf, static_cast<size_t>(n));
+    }
     ::usleep(static_cast<useconds_t>(5000 + rng() % 200000));
     ::kill(child, SIGKILL);
     int status = 0;
     ::waitpid(child, &status, 0);
-    std::string reported;
-    char buf[4096];
     for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) reported.append(buf, static_cast<size_t>(n));
     ::close(fds[0]);
     std::set<std::string> pending;  // the commit under way when killed

@@ -85,8 +85,17 @@ fi
 grep -q "has 3 shards: run as many ranks, not 2" "$tmp/err" || fail "the rank-count error: $(cat "$tmp/err")"
 
 # A rank killed in the middle of its build: mpirun fails, and the index
-# that was there is no longer visible, nor is a half-built one.
-if "${mpi[@]}" -np 2 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then exec timeout -s KILL 0.5 "$@"; fi; exec "$@"' sh \
+# that was there is no longer visible, nor is a half-built one. Rank 1 is
+# killed once rank 0 has taken the old index down, not after a fixed time:
+# on a loaded machine (sanitizers, tests beside) 0.5 s could pass before
+# the build began, leaving the old index in place.
+if "${mpi[@]}" -np 2 sh -c 'd=$1; shift
+    if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then
+      "$@" & pid=$!
+      while [ -e "$d/SHARDS" ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done
+      kill -KILL $pid 2>/dev/null; wait $pid; exit 1
+    fi
+    exec "$@"' sh "$tmp/sharded2" \
     "$bin/fts-index" build --index "$tmp/sharded2" --distributed --threads 1 "$tmp/big.xml" > /dev/null 2>&1; then
   fail "mpirun exited 0 with a rank killed"
 fi
