@@ -235,6 +235,18 @@ TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
   check_steps(bitset, expected, rng_);
 }
 
+// Damaged postings can name docs past the segment's end: the bitset union
+// refuses them (an IndexError) rather than write outside its bits, whether
+// it reads its children a batch at a time (no scores) or doc by doc.
+TEST_F(CursorTest, BitsetOrRejectsDocsPastTheSegment) {
+  for (bool scoring : {false, true}) {
+    std::vector<std::unique_ptr<DocCursor>> kids;
+    for (size_t t = 0; t < 2; ++t) kids.push_back(postings_.term(terms_[t]));
+    const DocId last = std::max(sets_[0].back(), sets_[1].back());
+    EXPECT_THROW(BitsetOrCursor(std::move(kids), last, scoring), IndexError) << "scoring " << scoring;
+  }
+}
+
 TEST_F(CursorTest, AndNotExcludes) {
   for (size_t a = 0; a < terms_.size(); ++a) {
     for (size_t b = 0; b < terms_.size(); ++b) {

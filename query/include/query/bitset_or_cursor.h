@@ -24,13 +24,26 @@ class BitsetOrCursor final : public DocCursor {
     for (auto& c : children) {
       work_ += c->work();
       if (scoring) max_score_ += c->max_score();
-      for (DocId d = c->doc(); d != kNoMoreDocs; d = c->next()) {
-        // Damaged postings can name a doc the segment does not have.
+      // Damaged postings can name a doc the segment does not have.
+      auto check = [&](DocId d) {
         if (d >= doc_count) {
           throw IndexError(segment, "postings hold doc " + std::to_string(d) + " of " + std::to_string(doc_count));
         }
-        words_[d >> 6] |= uint64_t{1} << (d & 63);
-        if (scoring) scores_[d] += c->score();
+      };
+      if (scoring) {
+        for (DocId d = c->doc(); d != kNoMoreDocs; d = c->next()) {
+          check(d);
+          words_[d >> 6] |= uint64_t{1} << (d & 63);
+          scores_[d] += c->score();
+        }
+        continue;
+      }
+      // Without scores a batch at a time (a term copies a block), its
+      // ascending ids checked by the last.
+      DocId batch[kBlockSize];
+      while (const size_t got = c->take(batch, kBlockSize)) {
+        check(batch[got - 1]);
+        for (size_t i = 0; i < got; ++i) words_[batch[i] >> 6] |= uint64_t{1} << (batch[i] & 63);
       }
     }
     for (uint64_t w : words_) count_ += std::popcount(w);
@@ -50,8 +63,7 @@ class BitsetOrCursor final : public DocCursor {
   uint64_t cost() const override { return count_; }
   uint64_t work() const override { return work_; }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
-    for (DocId d = doc_; d != kNoMoreDocs; d = find_from(static_cast<uint64_t>(d) + 1)) out.push_back(base + d);
-    doc_ = kNoMoreDocs;
+    for_words([](size_t) { return ~uint64_t{0}; }, [&](size_t w, uint64_t bits) { append_bits(out, base, w, bits); });
   }
   float score() override { return scores_.empty() ? 0 : scores_[doc_]; }
   float max_score() override { return max_score_; }
@@ -67,13 +79,13 @@ class BitsetOrCursor final : public DocCursor {
   }
   uint64_t count_live(const LiveDocs& live) override {
     uint64_t n = 0;
-    for_live_words(live, [&](size_t, uint64_t bits) { n += static_cast<uint64_t>(std::popcount(bits)); });
+    for_words([&](size_t w) { return live.word(w); },
+              [&](size_t, uint64_t bits) { n += static_cast<uint64_t>(std::popcount(bits)); });
     return n;
   }
   void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
-    for_live_words(live, [&](size_t w, uint64_t bits) {
-      for (; bits != 0; bits &= bits - 1) out.push_back(base + static_cast<DocId>(w * 64 + std::countr_zero(bits)));
-    });
+    for_words([&](size_t w) { return live.word(w); },
+              [&](size_t w, uint64_t bits) { append_bits(out, base, w, bits); });
   }
   void explain(std::string& out, int depth) const override { explain_line(out, depth, "or(bitset)", count_); }
 
@@ -89,14 +101,19 @@ class BitsetOrCursor final : public DocCursor {
     return static_cast<DocId>(w * 64 + std::countr_zero(bits));
   }
 
-  // fn(w, bits) for each word w from doc() on, its bits ANDed with the
-  // live ones (those below doc() cleared); consumes the cursor.
-  template <class Fn>
-  void for_live_words(const LiveDocs& live, Fn&& fn) {
+  static void append_bits(std::vector<DocId>& out, DocId base, size_t w, uint64_t bits) {
+    for (; bits != 0; bits &= bits - 1) out.push_back(base + static_cast<DocId>(w * 64 + std::countr_zero(bits)));
+  }
+
+  // fn(w, bits) for each word w from doc() on, its bits ANDed with
+  // mask(w) (those below doc() cleared); consumes the cursor.
+  template <class Mask, class Fn>
+  void for_words(Mask&& mask, Fn&& fn) {
+    untouched_ = false;
     if (doc_ == kNoMoreDocs) return;
     const size_t first = doc_ >> 6;
     for (size_t w = first; w < words_.size(); ++w) {
-      uint64_t bits = words_[w] & live.word(w);
+      uint64_t bits = words_[w] & mask(w);
       if (w == first) bits &= ~uint64_t{0} << (doc_ & 63);
       if (bits != 0) fn(w, bits);
     }
