@@ -142,23 +142,23 @@ class AndCursor final : public DocCursor {
   // Approximate iteration: each child moves to target once, cheapest
   // first, and the first to pass it gives the candidate (as
   // PhraseCursor::advance_once() does with its tokens).
-  DocId step_once(DocId target) {
+  DocId step_once(DocId target) { return doc_ = step_children(target); }
+
+  // target when every child's approximation holds it, else the doc of the
+  // first child (cheapest first) that passed it.
+  DocId step_children(DocId target) {
     for (const auto& c : children_) {
       DocId d = c->doc();
       if (d < target) d = c->advance(target);
-      if (d != target) return doc_ = d;
+      if (d != target) return d;
     }
-    return doc_ = target;
+    return target;
   }
 
   // Whether every child holds doc, each moved to it and the two-phase
   // ones confirmed.
   bool holds(DocId doc) {
-    for (const auto& c : children_) {
-      DocId d = c->doc();
-      if (d < doc) d = c->advance(doc);
-      if (d != doc) return false;
-    }
+    if (step_children(doc) != doc) return false;
     for (DocCursor* c : confirm_) {
       if (!c->confirm()) return false;
     }

@@ -111,13 +111,7 @@ class PhraseCursor final : public DocCursor {
   bool contains(DocId target) override {
     if (target < doc_) return false;
     if (target == doc_) return confirm();
-    for (uint32_t i : order_) {
-      PostingsCursor& c = approx_[i];
-      DocId d = c.doc();
-      if (d < target) d = c.advance(target);
-      if (d != target) return false;
-    }
-    return occurrences(target, false) > 0;
+    return step_tokens(target) == target && occurrences(target, false) > 0;
   }
   // From now on stop on candidates: next() on docs holding every token,
   // advance() where a token first passes the target (advance_once());
@@ -130,7 +124,7 @@ class PhraseCursor final : public DocCursor {
   bool confirm() override {
     if (checked_ != doc_) {
       checked_ = doc_;
-      freq_ = doc_ == kNoMoreDocs || !holds_every_token(doc_) ? 0 : occurrences(doc_, weight_ != nullptr);
+      freq_ = doc_ == kNoMoreDocs || step_tokens(doc_) != doc_ ? 0 : occurrences(doc_, weight_ != nullptr);
     }
     return freq_ > 0;
   }
@@ -158,25 +152,19 @@ class PhraseCursor final : public DocCursor {
   // Aligning every token before returning would find the next doc holding
   // all of them, far beyond where the parent asks next (`abstract:bp "is
   // formed by"` made 4.6 token advances per bp doc). The doc returned may
-  // lack a token; confirm() checks (holds_every_token()).
-  DocId advance_once(DocId target) {
+  // lack a token; confirm() checks.
+  DocId advance_once(DocId target) { return doc_ = step_tokens(target); }
+
+  // Moves each token to target once, rarest first: target when every
+  // token holds it, else the doc of the first token that passed it.
+  DocId step_tokens(DocId target) {
     for (uint32_t i : order_) {
       PostingsCursor& c = approx_[i];
       DocId d = c.doc();
       if (d < target) d = c.advance(target);
-      if (d != target) return doc_ = d;
+      if (d != target) return d;
     }
-    return doc_ = target;
-  }
-
-  bool holds_every_token(DocId doc) {
-    for (uint32_t i : order_) {
-      PostingsCursor& c = approx_[i];
-      DocId d = c.doc();
-      if (d < doc) d = c.advance(doc);
-      if (d != doc) return false;
-    }
-    return true;
+    return target;
   }
 
   DocId align(DocId candidate) {
