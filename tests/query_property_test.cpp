@@ -19,7 +19,9 @@
 #include "index/reader/index_reader.h"
 #include "index/writer/index_writer.h"
 #include "query/parser.h"
+#include "query/planner.h"
 #include "query/searcher.h"
+#include "query/window_scorer.h"
 #include "support/test_support.h"
 
 namespace fts {
@@ -148,6 +150,51 @@ TEST(QueryPropertyTest, ExclusionsFromEveryDocAreExact) {
       ASSERT_TRUE(check_query(uncached, brute, query.get(), rng)) << text;
       ASSERT_TRUE(check_query(cached, brute, query.get(), rng)) << text;
     }
+  }
+}
+
+// A disjunction of terms with an exact count is ranked per segment either
+// by scoring every match a window at a time, or by pruning beside a count
+// (window_scorer.h): both ways, over windows, segments and exclusions,
+// against brute force.
+TEST(QueryPropertyTest, DisjunctionsOfTermsRankedEitherWayMatchBruteForce) {
+  Corpus corpus(21);
+  const std::vector<Document> docs = corpus.documents(6000);
+  Analyzer analyzer;
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  for (const uint32_t max_segment_docs : {0u, 2500u}) {
+    test::TempDir dir;
+    IndexWriterOptions options;
+    if (max_segment_docs) {
+      options.merge = false;
+      options.max_segment_docs = max_segment_docs;
+    }
+    build_index(dir.str(), docs, options);
+    auto index = IndexReader::open(dir.str());
+    Searcher searcher(index, SearcherOptions{0, 0});
+    std::mt19937 rng(max_segment_docs + 1);
+    size_t scored_all = 0, pruned = 0;
+    for (int i = 0; i < 120; ++i) {
+      // Common words beside rarer ones: the common ones hold most postings
+      // where they come with a rare one, which makes pruning the choice.
+      std::string text = rng() % 2 ? std::string(kWords[rng() % 6]) : corpus.word();
+      for (int n = 1 + static_cast<int>(rng() % 4); n > 0; --n) text += " OR " + corpus.word();
+      if (rng() % 4 == 0) text = "(" + text + ") -" + corpus.word();
+      auto query = parse_query(text, analyzer);
+      if (!query) continue;
+      PreparedQuery prepared(*query, *index, true);
+      if (!is_disjunction_of_terms(prepared)) continue;  // one term left after rewriting
+      for (const auto& segment : index->segments()) {
+        const SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, PlanOptions{});
+        ++(scoring_all_pays(planned.clauses) ? scored_all : pruned);
+      }
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+      if (max_segment_docs) {
+        ASSERT_TRUE(check_query(searcher, brute, query.get(), rng, 2)) << text;
+      }
+    }
+    EXPECT_GT(scored_all, 10u);
+    EXPECT_GT(pruned, 10u);
   }
 }
 

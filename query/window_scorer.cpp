@@ -1,0 +1,81 @@
+#include "query/window_scorer.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace fts {
+
+namespace {
+
+// 2,048 docs: the window's scores (8 KiB) and match bits stay in L1.
+constexpr uint32_t kWindowBits = 11;
+constexpr uint32_t kWindow = uint32_t{1} << kWindowBits;
+
+}  // namespace
+
+bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses) {
+  struct Clause {
+    float bound;
+    uint64_t cost;
+  };
+  std::vector<Clause> live;
+  live.reserve(clauses.size());
+  uint64_t postings = 0;
+  float best = 0;
+  for (const auto& c : clauses) {
+    if (c->doc() == kNoMoreDocs) continue;
+    live.push_back({c->max_score(), c->cost()});
+    postings += c->cost();
+    best = std::max(best, live.back().bound);
+  }
+  std::sort(live.begin(), live.end(), [](const Clause& a, const Clause& b) { return a.bound < b.bound; });
+  double bounds = 0;
+  uint64_t prunable = 0;
+  for (const Clause& c : live) {
+    bounds += c.bound;
+    if (bounds > best) break;
+    prunable += c.cost;
+  }
+  return static_cast<double>(prunable) < 0.7 * static_cast<double>(postings);
+}
+
+void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
+                        const IndexReader::Segment& segment, TopK& top, HitCount& count, Interrupt& interrupt) {
+  std::array<float, kWindow> scores;  // valid where the window's bit is set
+  std::array<uint64_t, kWindow / 64> matched{};
+  for (;;) {
+    DocId base = kNoMoreDocs;
+    for (const auto& c : clauses) base = std::min(base, c->doc());
+    if (base == kNoMoreDocs) return;
+    // Windows start at the first doc left: stretches no clause holds cost
+    // nothing.
+    const uint64_t end = std::min<uint64_t>(uint64_t{base} + kWindow, kNoMoreDocs);
+    for (const auto& c : clauses) {
+      DocCursor& clause = *c;
+      for (DocId d = clause.doc(); d < end; d = clause.next()) {
+        const uint32_t i = d - base;
+        uint64_t& word = matched[i >> 6];
+        const uint64_t bit = uint64_t{1} << (i & 63);
+        // The first clause's score is stored, not added to a stale one: the
+        // sum then equals a sum from 0 in clause order.
+        const float before = (word & bit) != 0 ? scores[i] : 0.0f;
+        scores[i] = before + clause.score();
+        word |= bit;
+      }
+    }
+    for (uint32_t w = 0; w < matched.size(); ++w) {
+      for (uint64_t bits = matched[w]; bits != 0; bits &= bits - 1) {
+        const uint32_t i = w * 64 + static_cast<uint32_t>(std::countr_zero(bits));
+        const DocId d = base + i;
+        interrupt.tick();
+        if (excluded && excluded->contains(d)) continue;
+        ++count.hits;
+        top.push(scores[i], segment.global(d));
+      }
+      matched[w] = 0;
+    }
+  }
+}
+
+}  // namespace fts
