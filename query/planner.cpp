@@ -399,14 +399,6 @@ size_t disjunction_width(const PreparedQuery& query) {
   return either ? either->children.size() : 0;
 }
 
-bool is_disjunction_of_terms(const PreparedQuery& query) {
-  if (disjunction_width(query) == 0) return false;
-  const QueryNode& root = query.root();
-  const QueryNode& either = root.kind == Kind::kOr ? root : *lone_disjunction(root);
-  return std::all_of(either.children.begin(), either.children.end(),
-                     [](const auto& c) { return (c->kind == Kind::kTerm || c->kind == Kind::kPhrase) && c->terms.size() == 1; });
-}
-
 bool is_term_minus_exclusions(const PreparedQuery& query) {
   if (query.matches_nothing()) return false;
   if (query.root().kind == Kind::kTerm) return true;

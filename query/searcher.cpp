@@ -172,34 +172,35 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                               response.duplicates.begin() + static_cast<std::ptrdiff_t>(skipped));
   } else if (request.order == SearchRequest::Order::kScore && has_positive_leaf(*query, false)) {
     TopK top(wanted);
-    // An exact count of a disjunction is cheaper without scores (bitset
-    // unions, complements), and its ranking then prunes from the first hit:
-    // on the 1M-doc dump 2x faster than scoring every match for or.txt, but
-    // slower for conjunctions, whose count costs what scoring them does.
-    // A disjunction of many clauses is cheaper scored a clause at a time
-    // into a bitset (the planner's BitsetOrCursor) than pruned a doc at a
-    // time: MaxScore looks at every essential clause per candidate
-    // (edge.txt's 300-term OR, top10 on the 1M-doc dump: 1.7 s against 0.1 s).
-    // A term's count is its doc freq where no doc is deleted: exact at no
-    // cost, whatever the threshold. A term minus exclusions counts without
-    // scores and ranks pruned: cover NOT xylography (25,235 hits) scored
-    // every match in 3x the time of its count; so does a term where docs
-    // are deleted (its count then a filter of its blocks by the live docs).
+    // The ways to rank and count:
+    // - A disjunction of a few clauses with an exact count: per segment,
+    //   whichever costs less there (window_scorer.h), scoring and counting
+    //   every match a window at a time, as Lucene does, or the pruned
+    //   ranking (MaxScore) beside a count without scores. On the 1M-doc
+    //   dump `critical OR care OR medicine` took 310 us the first way and
+    //   790 us the second (Lucene 450 us); `see OR decomposable` 1,270
+    //   against 440 us.
+    // - A term, alone or minus exclusions: a count without scores and a
+    //   pruned ranking. Its count is its doc freq where no doc is deleted:
+    //   exact at no cost, whatever the threshold. cover NOT xylography
+    //   (25,235 hits) scored every match in 3x the time of its count; so
+    //   does a term where docs are deleted (its count then a filter of its
+    //   blocks by the live docs).
+    // - Under a total-hits threshold: the pruned ranking, counting up to it.
+    // - Otherwise every match is scored by the plan's cursor: conjunctions,
+    //   whose count costs what scoring them does, and disjunctions of many
+    //   clauses, cheaper scored a clause at a time into a bitset (the
+    //   planner's BitsetOrCursor) than pruned a doc at a time: MaxScore
+    //   looks at every essential clause per candidate (edge.txt's 300-term
+    //   OR, top10 on the 1M-doc dump: 1.7 s against 0.1 s).
     const size_t width = disjunction_width(prepared);
     const bool wide = width > kMaxPrunedClauses;
+    const bool exact = request.total_hits_threshold == kExactHitCount;
+    const bool ranked_either_way = !wide && width > 0 && exact;
     const bool free_count = !prepared.matches_nothing() && prepared.root().kind == QueryNode::Kind::kTerm &&
                             std::none_of(index_->segments().begin(), index_->segments().end(),
                                          [](const IndexReader::Segment& s) { return s.live != nullptr; });
-    const bool separate_count =
-        !wide && (free_count || (request.total_hits_threshold == kExactHitCount &&
-                                 (width > 0 || is_term_minus_exclusions(prepared))));
-    // A disjunction of a few terms is ranked per segment whichever way costs
-    // less there (window_scorer.h): scoring and counting every match in one
-    // pass, as Lucene does, or the pruned ranking beside a count without
-    // scores (`critical OR care OR medicine` on the 1M-doc dump: 790 us the
-    // second way, 310 us the first, 450 us Lucene's).
-    const bool few_terms =
-        !wide && width > 0 && request.total_hits_threshold == kExactHitCount && is_disjunction_of_terms(prepared);
+    const bool separate_count = free_count || (exact && is_term_minus_exclusions(prepared));
     auto live_clauses = [&](const IndexReader::Segment& segment) {
       SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, options);
       if (segment.live) {
@@ -208,7 +209,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
       return planned;
     };
     HitCount count;
-    if (few_terms) {
+    if (ranked_either_way) {
       const PlanOptions count_options = impl_->plan_options(*index_, false);
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
@@ -222,7 +223,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                       counted.hits += count_rest(*plan_live(prepared, segment, count_options), &ticks);
                     });
       response.total_hits = count.hits;
-    } else if (!wide && (request.total_hits_threshold != kExactHitCount || separate_count)) {
+    } else if (!wide && (!exact || separate_count)) {
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {

@@ -153,11 +153,11 @@ TEST(QueryPropertyTest, ExclusionsFromEveryDocAreExact) {
   }
 }
 
-// A disjunction of terms with an exact count is ranked per segment either
-// by scoring every match a window at a time, or by pruning beside a count
-// (window_scorer.h): both ways, over windows, segments and exclusions,
-// against brute force.
-TEST(QueryPropertyTest, DisjunctionsOfTermsRankedEitherWayMatchBruteForce) {
+// A disjunction with an exact count is ranked per segment either by scoring
+// every match a window at a time, or by pruning beside a count
+// (window_scorer.h): both ways, over windows, segments, exclusions and
+// clauses of every kind, against brute force.
+TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
   Corpus corpus(21);
   const std::vector<Document> docs = corpus.documents(6000);
   Analyzer analyzer;
@@ -178,12 +178,23 @@ TEST(QueryPropertyTest, DisjunctionsOfTermsRankedEitherWayMatchBruteForce) {
       // Common words beside rarer ones: the common ones hold most postings
       // where they come with a rare one, which makes pruning the choice.
       std::string text = rng() % 2 ? std::string(kWords[rng() % 6]) : corpus.word();
-      for (int n = 1 + static_cast<int>(rng() % 4); n > 0; --n) text += " OR " + corpus.word();
+      for (int n = 1 + static_cast<int>(rng() % 4); n > 0; --n) {
+        switch (rng() % 6) {
+          case 0:
+            text += " OR \"" + corpus.word() + " " + corpus.word() + "\"";
+            break;
+          case 1:
+            text += " OR (" + corpus.word() + " " + corpus.word() + ")";
+            break;
+          default:
+            text += " OR " + corpus.word();
+        }
+      }
       if (rng() % 4 == 0) text = "(" + text + ") -" + corpus.word();
       auto query = parse_query(text, analyzer);
       if (!query) continue;
       PreparedQuery prepared(*query, *index, true);
-      if (!is_disjunction_of_terms(prepared)) continue;  // one term left after rewriting
+      if (disjunction_width(prepared) == 0) continue;  // one clause left after rewriting
       for (const auto& segment : index->segments()) {
         const SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, PlanOptions{});
         ++(scoring_all_pays(planned.clauses) ? scored_all : pruned);

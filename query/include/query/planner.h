@@ -93,9 +93,6 @@ struct SegmentClauses {
 // How many clauses plan_segment_clauses gives for a disjunction (a
 // top-level OR, or an AND of one OR and negations); 0 for any other root.
 size_t disjunction_width(const PreparedQuery& query);
-// Whether the query is a disjunction (as disjunction_width) whose clauses
-// are all terms.
-bool is_disjunction_of_terms(const PreparedQuery& query);
 // Whether the query is one term, alone or ANDed with negations only (cover
 // NOT xylography), which plan_segment_clauses gives as the term's clause
 // with the negations as exclusions.

@@ -1,10 +1,11 @@
 // Every match of a disjunction scored, a window of doc ids at a time (as
 // Lucene's BooleanScorer): each clause in turn adds its scores for the
 // window's docs into an array, then the window's matches are counted and
-// offered to the top k. Per posting that is a score and an add, with no
-// per-doc merge of the clauses; it gives the exact count with the ranking
-// in one pass, where pruning (query/max_score.h) needs a separate count and
-// prunes little when no clause dominates (`critical OR care OR medicine`).
+// offered to the top k. Per match of a clause that is a score and an add,
+// with no per-doc merge of the clauses; it gives the exact count with the
+// ranking in one pass, where pruning (query/max_score.h) needs a separate
+// count, and prunes little when no clause dominates (`critical OR care OR
+// medicine`).
 #pragma once
 
 #include <cstdint>
@@ -31,10 +32,11 @@ namespace fts {
 // postings: those whose bounds, lowest first, add up to no more than the
 // best clause's bound (the k-th best score tends to reach about that, from
 // the best clause's own top docs), as a common term beside a rare one.
-// Measured on the 1M-doc dump's OR queries of terms: scoring all where they
-// hold under 70% of the postings gave 0.88 of the pruned time for or.txt
-// and 0.90 for benchmark-game.txt; 0.85 was the best per-query choice of
-// the two.
+// Tuned on the 1M-doc dump's ORs of terms from or.txt and
+// benchmark-game.txt (421 queries): scoring all where those clauses hold
+// under 70% of the postings took 0.87 of the time of always pruning; the
+// better way per query would have taken 0.85. A clause's cost stands for
+// its postings (a phrase's: its rarest token's).
 bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses);
 
 void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
