@@ -9,8 +9,7 @@ namespace fts {
 namespace {
 
 // 2,048 docs: the window's scores (8 KiB) and match bits stay in L1.
-constexpr uint32_t kWindowBits = 11;
-constexpr uint32_t kWindow = uint32_t{1} << kWindowBits;
+constexpr uint32_t kWindow = 2048;
 
 }  // namespace
 

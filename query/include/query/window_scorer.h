@@ -20,12 +20,6 @@
 
 namespace fts {
 
-// Collects every match of the OR of clauses (one segment's cursors, each on
-// its first doc) into top with the segment's global ids, and counts them
-// exactly. A doc's score is the sum of its clauses' scores in their order
-// in clauses (the order collect_max_score sums in). excluded (may be null)
-// is probed at each match, in ascending order. interrupt ticks once per
-// match.
 // Whether collect_all_scored should beat collect_max_score plus a count on
 // these clauses (each on its first doc, the exhausted ones ignored). Pruning
 // pays when the clauses it will soon leave non-essential hold most of the
@@ -39,6 +33,12 @@ namespace fts {
 // its postings (a phrase's: its rarest token's).
 bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses);
 
+// Collects every match of the OR of clauses (one segment's cursors, each on
+// its first doc) into top with the segment's global ids, and counts them
+// exactly. A doc's score is the sum of its clauses' scores in their order
+// in clauses (the order collect_max_score sums in). excluded (may be null)
+// is probed at each match, in ascending order. interrupt ticks once per
+// match.
 void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
                         const IndexReader::Segment& segment, TopK& top, HitCount& count, Interrupt& interrupt);
 
