@@ -177,9 +177,8 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     //   whichever costs less there (window_scorer.h), scoring and counting
     //   every match a window at a time, as Lucene does, or the pruned
     //   ranking (MaxScore) beside a count without scores. On the 1M-doc
-    //   dump `critical OR care OR medicine` took 310 us the first way and
-    //   790 us the second (Lucene 450 us); `see OR decomposable` 1,270
-    //   against 440 us.
+    //   dump `critical OR care OR medicine` took 350 us the first way and
+    //   780 us the second; `see OR decomposable` 1,250 against 410 us.
     // - A term, alone or minus exclusions: a count without scores and a
     //   pruned ranking. Its count is its doc freq where no doc is deleted:
     //   exact at no cost, whatever the threshold. cover NOT xylography
