@@ -186,29 +186,21 @@ class SegmentPlanner {
       }
       slots.push_back(slot);
     }
-    auto cursors_in = [&](Field field, std::vector<PostingsCursor>& out) {
-      for (size_t u = 0; u < unique.size(); ++u) {
-        auto info = field == node.field ? query_.lookup(node, first[u], segment_) : segment_.lookup(field, unique[u]);
-        if (!info) return false;
-        out.push_back(segment_.cursor(field, *info));
-      }
-      return true;
-    };
+    // Every token looked up before any cursor is made (which decodes a block).
+    std::vector<TermInfo> infos;
+    infos.reserve(unique.size());
+    for (size_t u = 0; u < unique.size(); ++u) {
+      auto info = query_.lookup(node, first[u], segment_);
+      if (!info) return std::make_unique<EmptyCursor>();
+      infos.push_back(*info);
+    }
     std::vector<PostingsCursor> approx;
     approx.reserve(unique.size());
-    if (!cursors_in(node.field, approx)) return std::make_unique<EmptyCursor>();
-    std::vector<PhraseCursor::FieldPart> parts;
-    if (node.field != Field::kAny) {
-      parts.emplace_back();  // positions from the approximation's own cursors
-    } else {
-      for (Field f : {Field::kTitle, Field::kAbstract}) {
-        PhraseCursor::FieldPart part;
-        part.cursors.reserve(unique.size());
-        if (cursors_in(f, part.cursors)) parts.push_back(std::move(part));
-      }
-      if (parts.empty()) return std::make_unique<EmptyCursor>();
-    }
-    return std::make_unique<PhraseCursor>(std::move(approx), std::move(slots), std::move(parts), &segment_,
+    for (const TermInfo& info : infos) approx.push_back(segment_.cursor(node.field, info));
+    // An unqualified phrase reads positions from the title and abstract,
+    // looked up by the cursor once a candidate needs them.
+    if (node.field != Field::kAny) unique.clear();
+    return std::make_unique<PhraseCursor>(std::move(approx), std::move(slots), std::move(unique), &segment_,
                                           node.field, scoring ? query_.weight(node) : nullptr,
                                           query_.text(node), two_phase);
   }

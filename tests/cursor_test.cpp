@@ -480,8 +480,7 @@ TEST(PhraseCursorTest, MatchesConsecutivePositionsOnly) {
     }
     std::vector<PostingsCursor> approx;
     for (int tok : unique) approx.push_back(postings.cursor(static_cast<uint32_t>(tok)));
-    std::vector<PhraseCursor::FieldPart> parts(1);
-    return PhraseCursor(std::move(approx), slots, std::move(parts), nullptr, Field::kTitle, nullptr, "p", two_phase);
+    return PhraseCursor(std::move(approx), slots, {}, nullptr, Field::kTitle, nullptr, "p", two_phase);
   };
   std::mt19937 steps(5);
   for (const auto& phrase : std::vector<std::vector<int>>{{0, 1}, {1, 0}, {0, 0}, {0, 0, 0}, {2, 1, 2}, {0, 1, 0, 1}}) {

@@ -5,11 +5,17 @@
 // confirmed on positions, per field part (title and abstract for an
 // unqualified phrase, so a phrase never spans the two fields). Repeated
 // tokens ("ha ha") share one cursor and are matched at their offsets.
+//
+// An unqualified phrase looks its tokens up in the title and abstract only
+// when a first candidate needs confirming: beside a rarer required clause
+// most segments of a many-segment index never get that far, and the six
+// lookups and cursors of a three-token phrase were most of its cost there.
 #pragma once
 
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,29 +27,26 @@ namespace fts {
 
 class PhraseCursor final : public DocCursor {
  public:
-  // The positional postings of the unique tokens in one field, in the same
-  // order as the approximation's; empty when that field is the
-  // approximation's own (single-field phrase).
-  struct FieldPart {
-    std::vector<PostingsCursor> cursors;
-  };
-
   // approx: one cursor per unique token; slots[i]: the unique token at
-  // phrase offset i. weight null: planned without scores (stop at the first
-  // occurrence). field: for the BM25 length (kAny for an unqualified phrase).
-  // two_phase: approximate() from the start, so the cursor stops on its
-  // first candidate instead of searching for its first match (an AND with a
-  // rare other child would otherwise pay a scan of the whole phrase).
-  PhraseCursor(std::vector<PostingsCursor> approx, std::vector<uint32_t> slots, std::vector<FieldPart> parts,
-               const SegmentReader* segment, Field field, const Bm25Weight* weight, std::string label,
-               bool two_phase = false)
+  // phrase offset i. field_tokens: the unique tokens, in approx's order, to
+  // read positions from in the title and in the abstract (field kAny);
+  // empty: positions come from approx itself (a single-field phrase).
+  // weight null: planned without scores (stop at the first occurrence).
+  // field: for the BM25 length (kAny for an unqualified phrase). two_phase:
+  // approximate() from the start, so the cursor stops on its first
+  // candidate instead of searching for its first match (an AND with a rare
+  // other child would otherwise pay a scan of the whole phrase). The
+  // tokens and label must outlive the cursor.
+  PhraseCursor(std::vector<PostingsCursor> approx, std::vector<uint32_t> slots,
+               std::vector<std::string_view> field_tokens, const SegmentReader* segment, Field field,
+               const Bm25Weight* weight, std::string_view label, bool two_phase = false)
       : approx_(std::move(approx)),
         slots_(std::move(slots)),
-        parts_(std::move(parts)),
+        field_tokens_(std::move(field_tokens)),
         segment_(segment),
         field_(field),
         weight_(weight),
-        label_(std::move(label)),
+        label_(label),
         positions_(approx_.size()),
         index_(slots_.size()),
         approximate_(two_phase) {
@@ -52,8 +55,7 @@ class PhraseCursor final : public DocCursor {
     std::stable_sort(order_.begin(), order_.end(),
                      [&](uint32_t a, uint32_t b) { return approx_[a].cost() < approx_[b].cost(); });
     for (auto& c : approx_) c.next();
-    for (auto& part : parts_)
-      for (auto& c : part.cursors) c.next();
+    if (field_tokens_.empty()) parts_.emplace_back();  // positions from approx_
     find(approx_[order_[0]].doc());
   }
 
@@ -72,8 +74,9 @@ class PhraseCursor final : public DocCursor {
   uint64_t work() const override {
     uint64_t w = 0;
     for (const auto& c : approx_) w += c.cost();
-    for (const auto& part : parts_)
-      for (const auto& c : part.cursors) w += c.cost();
+    // The title and abstract postings of a token hold about as many docs
+    // as its kAny postings: counted without looking them up.
+    if (!field_tokens_.empty()) w *= 2;
     return 2 * w;  // positions cost about as much again as the doc ids
   }
   float score() override { return weight_ ? weight_->score(freq_, segment_->field_length(field_, doc_)) : 0; }
@@ -129,7 +132,7 @@ class PhraseCursor final : public DocCursor {
     return freq_ > 0;
   }
   void explain(std::string& out, int depth) const override {
-    explain_line(out, depth, (approximate_ ? "phrase(two-phase) " : "phrase ") + label_, cost());
+    explain_line(out, depth, (approximate_ ? "phrase(two-phase) " : "phrase ") + std::string(label_), cost());
   }
 
  private:
@@ -184,9 +187,34 @@ class PhraseCursor final : public DocCursor {
     return candidate;
   }
 
+  // The positional postings of the unique tokens in one field, in approx_'s
+  // order; empty when that field is approx_'s own (single-field phrase).
+  struct FieldPart {
+    std::vector<PostingsCursor> cursors;
+  };
+
+  // The title and abstract parts of an unqualified phrase, each where the
+  // field holds every token.
+  void look_up_field_parts() {
+    parts_ready_ = true;
+    if (field_tokens_.empty()) return;
+    for (Field f : {Field::kTitle, Field::kAbstract}) {
+      FieldPart part;
+      part.cursors.reserve(field_tokens_.size());
+      for (std::string_view token : field_tokens_) {
+        auto info = segment_->lookup(f, token);
+        if (!info) break;
+        part.cursors.push_back(segment_->cursor(f, *info));
+        part.cursors.back().next();
+      }
+      if (part.cursors.size() == field_tokens_.size()) parts_.push_back(std::move(part));
+    }
+  }
+
   // Occurrences in doc summed over the field parts; with all false, stops
   // at the first.
   uint32_t occurrences(DocId doc, bool all) {
+    if (!parts_ready_) look_up_field_parts();
     if (parts_.empty()) return 0;
     uint32_t total = 0;
     for (auto& part : parts_) {
@@ -233,12 +261,14 @@ class PhraseCursor final : public DocCursor {
   std::vector<PostingsCursor> approx_;
   std::vector<uint32_t> order_;  // approx_ indices by ascending cost
   std::vector<uint32_t> slots_;
+  std::vector<std::string_view> field_tokens_;
   std::vector<FieldPart> parts_;
+  bool parts_ready_ = false;  // field_tokens_ looked up
   const SegmentReader* segment_;
   Field field_;
   const Bm25Weight* weight_;
   float max_score_ = -1;  // not yet computed
-  std::string label_;
+  std::string_view label_;
   std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
   std::vector<size_t> index_;
   uint32_t freq_ = 0;    // occurrences in checked_
