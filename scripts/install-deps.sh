@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config python3 zlib1g-dev libboost-program-options-dev libpugixml-dev
   libstemmer-dev libroaring-dev libfmt-dev libutf8proc-dev libzstd-dev libgtest-dev libbenchmark-dev
-  libboost-dev nlohmann-json3-dev python3-pytest wrk chromium libssl-dev
+  libboost-dev nlohmann-json3-dev python3-pytest wrk chromium
   pybind11-dev python3-pybind11 python3-dev  # the Python module (python/) and its headers
   python3-matplotlib  # bench/report.py's charts
   libopenmpi-dev openmpi-bin  # the distributed build and search (distributed/, mpirun)

@@ -1,7 +1,5 @@
 #include "common/cli.h"
 
-#include <openssl/evp.h>
-
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +9,8 @@
 #include <stdexcept>
 
 #include <fmt/core.h>
+
+#include "common/sha1.h"
 
 namespace fts::cli {
 
@@ -37,37 +37,6 @@ double rounded(double x, int decimals) {
   const double scale = std::pow(10.0, decimals);
   return std::round(x * scale) / scale;
 }
-
-namespace {
-
-// SHA-1 through OpenSSL's EVP interface, fed in pieces as the ids are
-// formatted (no joined string of every id).
-class Sha1 {
- public:
-  Sha1() : ctx_(EVP_MD_CTX_new()) {
-    if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha1(), nullptr) != 1) fail("init");
-  }
-  ~Sha1() { EVP_MD_CTX_free(ctx_); }
-  Sha1(const Sha1&) = delete;
-  Sha1& operator=(const Sha1&) = delete;
-  void update(const void* data, size_t len) {
-    if (EVP_DigestUpdate(ctx_, data, len) != 1) fail("update");
-  }
-  std::string hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx_, digest, &len) != 1) fail("final");
-    std::string out;
-    for (unsigned int i = 0; i < len; ++i) out += fmt::format("{:02x}", digest[i]);
-    return out;
-  }
-
- private:
-  [[noreturn]] static void fail(const char* step) { throw std::runtime_error(std::string("OpenSSL SHA-1 ") + step + " failed"); }
-  EVP_MD_CTX* ctx_;
-};
-
-}  // namespace
 
 std::string sha1_hex(std::string_view data) {
   Sha1 s;
