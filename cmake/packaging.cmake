@@ -1,6 +1,7 @@
 # Debian packages (cpack -G DEB in a build configured with
 # -DCMAKE_INSTALL_PREFIX=/usr), one per install component:
-#   fts          tools      fts-index, fts-search, fts-bench, fts-serve
+#   fts          tools      fts-index, fts-search, fts-bench, fts-serve (and
+#                           the MPI companions fts-*-mpi, built with MPI)
 #   libfts0      library    libfts.so.0 (the SONAME's major version is in the name)
 #   fts-dev      dev        include/fts, libfts.so, the CMake package, fts.pc;
 #                           depends on exactly this version of libfts0
@@ -46,7 +47,8 @@ endfunction()
 
 fts_package(tools fts utils "command-line tools and HTTP server"
   "This package has fts-index (builds and updates indexes), fts-search,"
-  "fts-bench (query latency) and fts-serve (a JSON search API and page).")
+  "fts-bench (query latency) and fts-serve (a JSON search API and page),"
+  "and where built with MPI their companions for --distributed (fts-*-mpi).")
 fts_package(library libfts${PROJECT_VERSION_MAJOR} libs "shared library"
   "This package has libfts.so.${PROJECT_VERSION_MAJOR}, which programs embedding fts load.")
 fts_package(dev fts-dev libdevel "development files"

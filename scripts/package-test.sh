@@ -92,7 +92,7 @@ grep -qx /usr/include/fts/fts.h "$tmp/fts-dev.files" || fail "fts-dev has no /us
 
 # The tools from /usr/bin, away from the source and build trees.
 cd "$tmp"
-for tool in fts-index fts-search fts-bench fts-serve; do
+for tool in fts-index fts-search fts-bench fts-serve $(cd /usr/bin && ls fts-*-mpi 2>/dev/null); do
   [ "$(command -v $tool)" = /usr/bin/$tool ] || fail "$tool is not /usr/bin/$tool but '$(command -v $tool)'"
   ldd /usr/bin/$tool | grep -q 'not found' && fail "/usr/bin/$tool: $(ldd /usr/bin/$tool | grep 'not found')"
 done

@@ -21,6 +21,7 @@
 #include <boost/program_options.hpp>
 
 #include "common/cli.h"
+#include "common/mpi_companion.h"
 #include "engine/fts.h"
 #ifdef FTS_WITH_MPI
 #include "distributed/distributed_index.h"
@@ -214,6 +215,14 @@ int bench(const Searchable& index, const Settings& set, bool root, Share&& share
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef FTS_MPI_COMPANION
+  try {
+    cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION);
+  } catch (const cli::UsageError& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+#endif
   po::options_description named("options");
   named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
       "queries", po::value<std::string>(), "query file, one query per line")(

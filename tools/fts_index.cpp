@@ -20,6 +20,7 @@
 
 #include "analyzer/analyzer.h"
 #include "common/cli.h"
+#include "common/mpi_companion.h"
 #include "fts_index_distributed.h"
 #include "fts_index_dupes.h"
 #include "engine/fts.h"
@@ -333,6 +334,14 @@ int analyze(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef FTS_MPI_COMPANION
+  try {
+    cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION);
+  } catch (const cli::UsageError& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+#endif
   std::signal(SIGXFSZ, SIG_IGN);  // a file-size limit becomes an error, not a kill
   std::ios::sync_with_stdio(false);
   if (argc < 2) {

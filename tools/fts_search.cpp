@@ -21,6 +21,7 @@
 #include <fmt/core.h>
 
 #include "common/cli.h"
+#include "common/mpi_companion.h"
 #include "engine/fts.h"
 #ifdef FTS_WITH_MPI
 #include "distributed/distributed_index.h"
@@ -206,6 +207,14 @@ int answer_distributed(const std::string& dir, const std::string& query, bool fr
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef FTS_MPI_COMPANION
+  try {
+    cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION);
+  } catch (const cli::UsageError& e) {
+    cli::print_error(kTool, e.what());
+    return cli::kUsageError;
+  }
+#endif
   po::options_description named("options");
   named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(
       "limit", po::value<size_t>()->default_value(10), "hits to print")(

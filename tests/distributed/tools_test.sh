@@ -107,4 +107,16 @@ if "${mpi[@]}" -np 2 "$bin/fts-index" build --index "$tmp/single" --distributed 
   fail "shards built over an index of one directory"
 fi
 grep -q "holds an index of one directory" "$tmp/err" || fail "the plain-index error: $(cat "$tmp/err")"
+# Only the MPI companions load Open MPI; a tool whose companion is missing
+# says so in one line.
+for tool in fts-index fts-search fts-bench; do
+  ! ldd "$bin/$tool" | grep -q libmpi || fail "$tool links Open MPI"
+  ldd "$bin/$tool-mpi" | grep -q libmpi || fail "$tool-mpi does not link Open MPI"
+done
+mkdir "$tmp/alone"
+cp "$bin/fts-search" "$tmp/alone/"
+status=0
+"$tmp/alone/fts-search" --index "$tmp/sharded" --distributed cat > /dev/null 2> "$tmp/err" || status=$?
+[ "$status" = 2 ] || fail "fts-search --distributed without its companion exited $status"
+[ "$(wc -l < "$tmp/err")" = 1 ] && grep -q "fts-search-mpi" "$tmp/err" || fail "the missing-companion error: $(cat "$tmp/err")"
 echo "distributed tools: ok"
