@@ -7,7 +7,7 @@ namespace fts {
 
 void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
                        const IndexReader::Segment& segment, TopK& top, uint64_t count_exactly, HitCount& count,
-                       Interrupt& interrupt) {
+                       Interrupt& interrupt, bool count_all) {
   struct Clause {
     DocCursor* cursor;
     float bound;     // over every doc; orders the clauses
@@ -20,6 +20,7 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   std::stable_sort(cs.begin(), cs.end(), [](const Clause& a, const Clause& b) { return a.bound < b.bound; });
   const size_t n = cs.size();
   if (n == 0) return;
+  count_all = count_all && n == 1 && excluded == nullptr;
   // A doc's score is a float sum in whatever order its clauses come, so the
   // bounds get a margin of a few ulps per clause. One clause's score is its
   // own, added to nothing: its bound needs none, and a bound equal to the
@@ -67,10 +68,16 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
       prefix[i] = static_cast<float>(sum * margin);
     }
     // A clause dropped while it still holds docs in the window leaves them
-    // uncounted.
+    // uncounted, unless every match is to be counted (one clause, so no
+    // doc of the window was counted before).
     auto drop_non_essential = [&] {
-      for (; essential < n && prefix[essential] <= threshold; ++essential)
-        if (in_window(essential)) count.exact = false;
+      for (; essential < n && prefix[essential] <= threshold; ++essential) {
+        if (!in_window(essential)) continue;
+        if (count_all)
+          count.hits += cs[essential].cursor->count_through(end);
+        else
+          count.exact = false;
+      }
     };
     drop_non_essential();
     for (size_t i = essential; i < n; ++i) cs[i].cursor->advance(at);
@@ -94,7 +101,12 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
           break;
         }
         if (prefix[0] <= threshold) {  // the rest of the window is ruled out
-          if (d != kNoMoreDocs && d <= end) count.exact = false;
+          if (d != kNoMoreDocs && d <= end) {
+            if (count_all)
+              count.hits += c->count_through(end);
+            else
+              count.exact = false;
+          }
           break;
         }
       }

@@ -179,12 +179,15 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     //   ranking (MaxScore) beside a count without scores. On the 1M-doc
     //   dump `critical OR care OR medicine` took 350 us the first way and
     //   780 us the second; `see OR decomposable` 1,250 against 410 us.
-    // - A term, alone or minus exclusions: a count without scores and a
-    //   pruned ranking. Its count is its doc freq where no doc is deleted:
-    //   exact at no cost, whatever the threshold. cover NOT xylography
-    //   (25,235 hits) scored every match in 3x the time of its count; so
-    //   does a term where docs are deleted (its count then a filter of its
-    //   blocks by the live docs).
+    // - A term alone: the pruned ranking, with an exact count. Where no doc
+    //   is deleted the count is the term's doc freq, at no cost, whatever
+    //   the threshold; where some are, the blocks the ranking skips are
+    //   counted, against the live docs, as it passes them (with an exact
+    //   count; under a threshold as below). Scoring every match took 3x
+    //   the time.
+    // - A term minus exclusions: a count without scores beside the pruned
+    //   ranking. cover NOT xylography (25,235 hits) scored every match in
+    //   3x the time of its count.
     // - Under a total-hits threshold: the pruned ranking, counting up to it.
     // - Otherwise every match is scored by the plan's cursor: conjunctions,
     //   whose count costs what scoring them does, and disjunctions of many
@@ -196,10 +199,11 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     const bool wide = width > kMaxPrunedClauses;
     const bool exact = request.total_hits_threshold == kExactHitCount;
     const bool ranked_either_way = !wide && width > 0 && exact;
-    const bool free_count = !prepared.matches_nothing() && prepared.root().kind == QueryNode::Kind::kTerm &&
-                            std::none_of(index_->segments().begin(), index_->segments().end(),
-                                         [](const IndexReader::Segment& s) { return s.live != nullptr; });
-    const bool separate_count = free_count || (exact && is_term_minus_exclusions(prepared));
+    const bool bare_term = !prepared.matches_nothing() && prepared.root().kind == QueryNode::Kind::kTerm;
+    const bool deletes = std::any_of(index_->segments().begin(), index_->segments().end(),
+                                     [](const IndexReader::Segment& s) { return s.live != nullptr; });
+    const bool term_counted_exactly = bare_term && (exact || !deletes);
+    const bool separate_count = exact && is_term_minus_exclusions(prepared);
     auto live_clauses = [&](const IndexReader::Segment& segment) {
       SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, options);
       if (segment.live) {
@@ -222,6 +226,22 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                       counted.hits += count_rest(*plan_live(prepared, segment, count_options), &ticks);
                     });
       response.total_hits = count.hits;
+    } else if (term_counted_exactly) {
+      over_segments(*index_, request.threads, wanted, top, count, interrupt,
+                    [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
+                      SegmentClauses planned = live_clauses(segment);
+                      if (segment.live) {  // the windows pruning skips are counted as they pass
+                        collect_max_score(planned.clauses, nullptr, segment, into, 0, counted, ticks, true);
+                        return;
+                      }
+                      // Without deletes the segment's count is the term's doc freq.
+                      const uint64_t doc_freq = planned.clauses.empty() ? 0 : planned.clauses[0]->cost();
+                      HitCount pruned;
+                      collect_max_score(planned.clauses, nullptr, segment, into, 0, pruned, ticks);
+                      counted.hits += doc_freq;
+                    });
+      response.total_hits = count.hits;
+      response.total_hits_exact = count.exact;
     } else if (!wide && (!exact || separate_count)) {
       const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
       over_segments(*index_, request.threads, wanted, top, count, interrupt,

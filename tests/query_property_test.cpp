@@ -209,6 +209,49 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
   }
 }
 
+// A term alone over segments with deleted docs: the pruned ranking counts
+// the blocks it skips against the live docs as it passes them. Common
+// words hold hundreds of docs per segment, so most of their blocks are
+// skipped with a small k; each count, page and score must still be brute
+// force's over the live docs.
+TEST(QueryPropertyTest, TermsOverDeletedDocsCountWhatPruningSkips) {
+  Corpus corpus(31);
+  const std::vector<Document> docs = corpus.documents(6000);
+  Analyzer analyzer;
+  std::vector<test::BruteDoc> brute_docs;
+  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  test::TempDir dir;
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = 1000;
+  build_index(dir.str(), docs, options);
+  std::mt19937 rng(31);
+  {
+    IndexWriter writer(dir.str(), options);
+    for (DocId id = 0; id < docs.size(); ++id) {
+      // Every segment loses docs, one of them none (its count is free).
+      if (id < 1000 || rng() % 7 != 0) continue;
+      writer.delete_doc(id);
+      brute_docs[id].live = false;
+    }
+    writer.commit();
+  }
+  auto index = IndexReader::open(dir.str());
+  ASSERT_EQ(index->segments().size(), 6u);
+  const BruteForce brute(brute_docs);
+  Searcher searcher(index, SearcherOptions{0, 0});
+  std::vector<std::string> words = test::kWords;
+  for (int i = 0; i < 60; ++i) words.push_back(corpus.word());
+  for (const std::string& word : words) {
+    for (const char* field : {"", "title:", "abstract:"}) {
+      auto query = parse_query(field + word, analyzer);
+      if (!query || query->kind != QueryNode::Kind::kTerm) continue;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << field << word;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng, 3)) << field << word;
+    }
+  }
+}
+
 // Every query of the shared sets over the jargon file, against brute force.
 TEST(QueryPropertyTest, SharedQueriesOverJargonMatchBruteForce) {
   FTS_REQUIRE_SHARED(dump, "corpus/jargon.xml.gz");

@@ -61,6 +61,20 @@ class DocCursor {
     for (DocId d = doc_; n < max && d != kNoMoreDocs; d = next()) out[n++] = d;
     return n;
   }
+  // take() of the matches up to last only.
+  virtual size_t take_through(DocId last, DocId* out, size_t max) {
+    size_t n = 0;
+    for (DocId d = doc_; n < max && d <= last && d != kNoMoreDocs; d = next()) out[n++] = d;
+    return n;
+  }
+  // The matches from doc() through last, counted; the cursor moves to the
+  // first one after last. For counting what a ranking skips unscored.
+  virtual uint64_t count_through(DocId last) {
+    uint64_t n = 0;
+    DocId batch[kBlockSize];
+    while (const size_t got = take_through(last, batch, kBlockSize)) n += got;
+    return n;
+  }
   // count_remaining() and collect_remaining() of the matches that live
   // holds (a segment's live docs), consuming the cursor: a batch at a time
   // by default, a word at a time where the matches are bits.

@@ -34,6 +34,14 @@ class LiveDocsCursor final : public DocCursor {
     doc_ = kNoMoreDocs;
     return inner_->count_live(live_);
   }
+  uint64_t count_through(DocId last) override {
+    if (doc_ == kNoMoreDocs || doc_ > last) return 0;
+    uint64_t n = 0;
+    DocId batch[kBlockSize];
+    while (const size_t got = inner_->take_through(last, batch, kBlockSize)) n += live_.count_live(batch, got);
+    doc_ = skip_deleted(inner_->doc());
+    return n;
+  }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
     if (doc_ == kNoMoreDocs) return;
     doc_ = kNoMoreDocs;

@@ -36,8 +36,11 @@ struct HitCount {
 // interrupt ticks once per candidate (time budget, cancellation).
 // excluded (may be null) holds docs that are no match whatever the clauses
 // hold; it is only probed (DocCursor::contains), at the candidates.
+// count_all, for one clause and nothing excluded: count exactly all the
+// same, the docs of the windows pruning rules out counted without scores
+// (DocCursor::count_through) in the one pass.
 void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
                        const IndexReader::Segment& segment, TopK& top, uint64_t count_exactly, HitCount& count,
-                       Interrupt& interrupt);
+                       Interrupt& interrupt, bool count_all = false);
 
 }  // namespace fts

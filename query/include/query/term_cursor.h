@@ -97,6 +97,13 @@ class TermCursor final : public DocCursor {
     doc_ = postings_.doc();
     return n;
   }
+  size_t take_through(DocId last, DocId* out, size_t max) override {
+    if (max < kBlockSize) return DocCursor::take_through(last, out, max);
+    untouched_ = false;
+    const size_t n = postings_.read_docs_through(last, out);
+    doc_ = postings_.doc();
+    return n;
+  }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
     for_each_taken([&](DocId d) { out.push_back(base + d); });
   }

@@ -115,6 +115,17 @@ class PostingsCursor {
     next();
     return n;
   }
+  // read_docs() of the docs up to last: at most the rest of the loaded
+  // block, none when doc() > last.
+  size_t read_docs_through(DocId last, DocId* out) {
+    if (doc_ == kNoMoreDocs || doc_ > last) return 0;
+    const uint32_t stop = last >= block_last_ ? count_ : seek_in_block(last + 1);
+    std::copy(docs_ + idx_, docs_ + stop, out);
+    const size_t n = stop - idx_;
+    idx_ = stop - 1;
+    next();
+    return n;
+  }
   // Positions of the current doc, ascending, into out (cleared first).
   void positions(std::vector<uint32_t>& out);
 
