@@ -252,6 +252,39 @@ TEST(QueryPropertyTest, TermsOverDeletedDocsCountWhatPruningSkips) {
   }
 }
 
+// An unqualified phrase whose tokens meet only across the title and the
+// abstract: its field parts are looked up at the first candidate, find
+// none, and the phrase ends there, alone, beside another clause and
+// excluded, in segments with and without a match.
+TEST(QueryPropertyTest, PhraseTokensOnlyAcrossFieldsMatchNothing) {
+  std::vector<Document> docs;
+  for (int i = 0; i < 400; ++i) {
+    Document d;
+    d.url = "u" + std::to_string(i);
+    d.title = i % 3 == 0 ? "alpha" : "delta";
+    d.abstract = i % 2 == 0 ? "beta gamma" : "gamma beta delta";
+    if (i == 350) d.abstract = "alpha beta";  // the one true match, in the last segment
+    docs.push_back(d);
+  }
+  Analyzer analyzer;
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  test::TempDir dir;
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = 100;
+  build_index(dir.str(), docs, options);
+  auto index = IndexReader::open(dir.str());
+  Searcher searcher(index, SearcherOptions{0, 0});
+  std::mt19937 rng(3);
+  for (const char* text : {"\"alpha beta\"", "\"alpha beta\" gamma", "gamma -\"alpha beta\"", "\"delta gamma\"",
+                           "\"alpha beta\" OR delta", "\"delta beta\""}) {
+    auto query = parse_query(text, analyzer);
+    ASSERT_TRUE(query) << text;
+    ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+  }
+  EXPECT_EQ(searcher.count(parse_query("\"alpha beta\"", analyzer).get()), 1u);
+}
+
 // Every query of the shared sets over the jargon file, against brute force.
 TEST(QueryPropertyTest, SharedQueriesOverJargonMatchBruteForce) {
   FTS_REQUIRE_SHARED(dump, "corpus/jargon.xml.gz");

@@ -60,13 +60,14 @@ class PhraseCursor final : public DocCursor {
   }
 
   DocId next() override {
-    if (doc_ == kNoMoreDocs) return doc_;
+    if (doc_ == kNoMoreDocs || no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     // After advance_once() the lead token may be short of doc_.
     PostingsCursor& lead = approx_[order_[0]];
     return find(approximate_ ? lead.advance(doc_ + 1) : lead.next());
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     if (approximate_) return advance_once(target);
     return find(approx_[order_[0]].advance(target));
   }
@@ -145,6 +146,7 @@ class PhraseCursor final : public DocCursor {
       if (approximate_) return doc_ = candidate;
       freq_ = occurrences(candidate, weight_ != nullptr);
       if (freq_ > 0) return checked_ = doc_ = candidate;
+      if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
       candidate = approx_[order_[0]].next();
     }
   }
@@ -192,6 +194,10 @@ class PhraseCursor final : public DocCursor {
   struct FieldPart {
     std::vector<PostingsCursor> cursors;
   };
+
+  // Once looked up, no field part: the tokens meet only across fields, and
+  // no candidate can be confirmed.
+  bool no_field_holds_every_token() const { return parts_ready_ && parts_.empty(); }
 
   // The title and abstract parts of an unqualified phrase, each where the
   // field holds every token.
