@@ -109,9 +109,11 @@ fi
 grep -q "holds an index of one directory" "$tmp/err" || fail "the plain-index error: $(cat "$tmp/err")"
 # Only the MPI companions load Open MPI; a tool whose companion is missing
 # says so in one line.
+# (grep reads all of ldd's output: grep -q would stop early, and ldd's
+# SIGPIPE fail the pipeline under pipefail.)
 for tool in fts-index fts-search fts-bench; do
-  ! ldd "$bin/$tool" | grep -q libmpi || fail "$tool links Open MPI"
-  ldd "$bin/$tool-mpi" | grep -q libmpi || fail "$tool-mpi does not link Open MPI"
+  ! ldd "$bin/$tool" | grep libmpi > /dev/null || fail "$tool links Open MPI"
+  ldd "$bin/$tool-mpi" | grep libmpi > /dev/null || fail "$tool-mpi does not link Open MPI"
 done
 mkdir "$tmp/alone"
 cp "$bin/fts-search" "$tmp/alone/"
