@@ -236,12 +236,17 @@ uint64_t Index::count(const Query& query, const SearchOptions& options) const {
 }
 
 std::vector<DocId> Index::matching_docs(const Query& query, const SearchOptions& options) const {
-  return at_api_boundary(shared_->dir, [&] {
+  std::vector<DocId> out;
+  matching_docs(query, out, options);
+  return out;
+}
+
+void Index::matching_docs(const Query& query, std::vector<DocId>& out, const SearchOptions& options) const {
+  at_api_boundary(shared_->dir, [&] {
+    out.clear();
     validate(options);
     Interrupt interrupt = interrupt_of(options);
-    std::vector<DocId> out;
     shared_->searcher.matching_docs(InternalAccess::root(query), out, &interrupt, options.threads);
-    return out;
   });
 }
 

@@ -70,6 +70,9 @@ bool has_positive_leaf(const QueryNode& node, bool negated) {
 // cannot take long. Above it an armed interrupt walks the docs and ticks.
 constexpr uint64_t kUninterruptedCost = Interrupt::kStride;
 
+// From this many ids on (4 MB) matching_docs() reserves what may come.
+constexpr uint64_t kReservedIds = uint64_t(1) << 20;
+
 uint64_t count_rest(DocCursor& cursor, Interrupt* interrupt) {
   if (!interrupt || !interrupt->armed() || cursor.cost() <= kUninterruptedCost) return cursor.count_remaining();
   uint64_t n = 0;
@@ -313,19 +316,36 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
   PreparedQuery prepared(*query, *index_, false);
   const PlanOptions options = impl_->plan_options(*index_, false);
   const auto& segments = index_->segments();
-  auto collect = [&](const IndexReader::Segment& segment, std::vector<DocId>& into, Interrupt* ticks) {
-    auto cursor = plan_live(prepared, segment, options);
-    if (!segment.ids && (!ticks || !ticks->armed() || cursor->cost() <= kUninterruptedCost)) {
-      cursor->collect_remaining(into, segment.base);
+  auto collect = [&](const IndexReader::Segment& segment, DocCursor& cursor, std::vector<DocId>& into,
+                     Interrupt* ticks) {
+    if (!segment.ids && (!ticks || !ticks->armed() || cursor.cost() <= kUninterruptedCost)) {
+      cursor.collect_remaining(into, segment.base);
       return;
     }
-    for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
+    for (DocId d = cursor.doc(); d != kNoMoreDocs; d = cursor.next()) {
       into.push_back(segment.global(d));
       if (ticks) ticks->tick();
     }
   };
   if (threads <= 1 || segments.size() <= 1) {
-    for (const auto& segment : segments) collect(segment, out, interrupt);
+    // Millions of ids take one allocation, once a segment's plan costs
+    // enough to reach kReservedIds: its cost (at least its matches) and
+    // every doc of the segments after it. Grown by doubling instead, the
+    // last step, 32 MB or more, is one that glibc maps afresh each time,
+    // and on this machine a new page costs about 11 us: the 5.99 M ids of
+    // -therefore over 6M docs took 67 ms, against 5.6 ms for Lucene.
+    // Fewer ids grow as they come: holding every segment's plan to reserve
+    // for all of them up front cost field.txt's counts over 20 segments
+    // 14% (fresh heap pages for the plans).
+    uint64_t docs_after = 0;
+    for (const auto& segment : segments) docs_after += segment.reader->doc_count();
+    for (const auto& segment : segments) {
+      docs_after -= segment.reader->doc_count();
+      auto cursor = plan_live(prepared, segment, options);
+      const uint64_t wanted = out.size() + std::min<uint64_t>(cursor->cost(), segment.reader->doc_count());
+      if (wanted >= kReservedIds && wanted > out.capacity()) out.reserve(wanted + docs_after);
+      collect(segment, *cursor, out, interrupt);
+    }
     return;
   }
   // Each segment's ids apart, then joined: segments hold ascending ranges.
@@ -333,7 +353,10 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
   std::vector<Interrupt> interrupts;
   if (interrupt) interrupts.assign(segments.size(), *interrupt);
   parallel_for(segments.size(), threads, [&](size_t i) {
-    collect(segments[i], parts[i], interrupts.empty() ? nullptr : &interrupts[i]);
+    auto cursor = plan_live(prepared, segments[i], options);
+    const uint64_t bound = std::min<uint64_t>(cursor->cost(), segments[i].reader->doc_count());
+    if (bound >= kReservedIds) parts[i].reserve(bound);  // as above
+    collect(segments[i], *cursor, parts[i], interrupts.empty() ? nullptr : &interrupts[i]);
   });
   size_t total = 0;
   for (const auto& p : parts) total += p.size();

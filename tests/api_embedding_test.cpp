@@ -163,6 +163,21 @@ TEST_F(Embedding, AGenerousTimeBudgetChangesNothing) {
   }
 }
 
+// matching_docs into a caller's buffer: the same ids as the returning
+// form, whatever the buffer held, its capacity kept for the next call.
+TEST_F(Embedding, MatchingDocsFillsTheCallersBuffer) {
+  std::vector<fts::DocId> out = {7, 7, 7};
+  for (const char* query : {"-moon", "cat", "\"red fish\" OR town", "zzzz"}) {
+    fts::Query q = index_.parse(query);
+    index_.matching_docs(q, out);
+    EXPECT_EQ(out, index_.matching_docs(q)) << query;
+  }
+  index_.matching_docs(index_.parse("-moon"), out);
+  const size_t capacity = out.capacity();
+  index_.matching_docs(index_.parse("cat"), out);
+  EXPECT_EQ(out.capacity(), capacity);
+}
+
 // The searcher under an interrupt whose budget has already run out: every
 // call over more than Interrupt::kStride matches throws TimeoutError.
 TEST_F(Embedding, AnExpiredBudgetStopsTheSearcher) {

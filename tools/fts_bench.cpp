@@ -80,7 +80,7 @@ void execute(const Searchable& index, BenchQuery& q, Mode mode, bool collapse, u
     q.ids.clear();
     for (const Hit& h : r.hits) q.ids.push_back(h.doc);
   } else {
-    q.ids = index.matching_docs(*q.query, options);
+    index.matching_docs(*q.query, q.ids, options);  // into the last run's buffer: no fresh pages
     q.hits = q.ids.size();
   }
 }

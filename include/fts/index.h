@@ -149,6 +149,10 @@ class FTS_API Index {
   uint64_t count(const Query& query, const SearchOptions& options = {}) const;
   // Every matching doc id, ascending.
   std::vector<DocId> matching_docs(const Query& query, const SearchOptions& options = {}) const;
+  // The same into out (cleared first, its capacity kept): a caller that
+  // collects millions of ids again and again allocates them once, where
+  // fresh memory is costly to touch.
+  void matching_docs(const Query& query, std::vector<DocId>& out, const SearchOptions& options = {}) const;
   // The plan as text: one line per cursor with its cost and cache use.
   std::string explain(std::string_view query) const;
   ExplainNode explain_tree(std::string_view query) const;

@@ -43,6 +43,9 @@ class DistributedIndex {
   uint64_t count(const Query& query, const SearchOptions& options) const;
   // Collective; every matching global id, ascending, on rank 0.
   std::vector<DocId> matching_docs(const Query& query, const SearchOptions& options) const;
+  void matching_docs(const Query& query, std::vector<DocId>& out, const SearchOptions& options) const {
+    out = matching_docs(query, options);
+  }
 
   const Comm& comm() const { return comm_; }
   const Index& shard() const { return *shard_; }  // this rank's
