@@ -216,12 +216,7 @@ int bench(const Searchable& index, const Settings& set, bool root, Share&& share
 
 int main(int argc, char** argv) {
 #ifdef FTS_MPI_COMPANION
-  try {
-    cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION);
-  } catch (const cli::UsageError& e) {
-    cli::print_error(kTool, e.what());
-    return cli::kUsageError;
-  }
+  cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION, kTool);
 #endif
   po::options_description named("options");
   named.add_options()("help,h", "this help")("index", po::value<std::string>(), "index directory")(

@@ -335,12 +335,7 @@ int analyze(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
 #ifdef FTS_MPI_COMPANION
-  try {
-    cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION);
-  } catch (const cli::UsageError& e) {
-    cli::print_error(kTool, e.what());
-    return cli::kUsageError;
-  }
+  cli::hand_over_distributed(argc, argv, FTS_MPI_COMPANION, kTool);
 #endif
   std::signal(SIGXFSZ, SIG_IGN);  // a file-size limit becomes an error, not a kill
   std::ios::sync_with_stdio(false);

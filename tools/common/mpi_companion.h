@@ -8,7 +8,8 @@ namespace fts::cli {
 
 // With --distributed among argv's options, replaces this process by the
 // companion (same arguments, environment and pid, so mpirun's ranks stay
-// its own); throws UsageError when it cannot be run. Returns otherwise.
-void hand_over_distributed(int argc, char** argv, const char* companion);
+// its own); when it cannot be run, prints "TOOL: why" and exits with
+// kUsageError. Returns otherwise. For the start of main().
+void hand_over_distributed(int argc, char** argv, const char* companion, const char* tool);
 
 }  // namespace fts::cli
