@@ -109,22 +109,13 @@ class PostingsCursor {
   // readers of whole lists (counts, id lists), at a copy per doc.
   size_t read_docs(DocId* out, size_t max) {
     if (doc_ == kNoMoreDocs || max == 0) return 0;
-    const size_t n = std::min<size_t>(max, count_ - idx_);
-    std::copy_n(docs_ + idx_, n, out);
-    idx_ += static_cast<uint32_t>(n - 1);
-    next();
-    return n;
+    return read_docs_to(max >= count_ - idx_ ? count_ : idx_ + static_cast<uint32_t>(max), out);
   }
   // read_docs() of the docs up to last: at most the rest of the loaded
   // block, none when doc() > last.
   size_t read_docs_through(DocId last, DocId* out) {
     if (doc_ == kNoMoreDocs || doc_ > last) return 0;
-    const uint32_t stop = last >= block_last_ ? count_ : seek_in_block(last + 1);
-    std::copy(docs_ + idx_, docs_ + stop, out);
-    const size_t n = stop - idx_;
-    idx_ = stop - 1;
-    next();
-    return n;
+    return read_docs_to(last >= block_last_ ? count_ : seek_in_block(last + 1), out);
   }
   // Positions of the current doc, ascending, into out (cleared first).
   void positions(std::vector<uint32_t>& out);
@@ -158,6 +149,14 @@ class PostingsCursor {
   DocId next_block();
   DocId advance_to_block(DocId target);
   uint32_t seek_in_block(DocId target) const;
+  // Copies the loaded block's docs [idx_, stop) and moves to the next doc.
+  size_t read_docs_to(uint32_t stop, DocId* out) {
+    std::copy(docs_ + idx_, docs_ + stop, out);
+    const size_t n = stop - idx_;
+    idx_ = stop - 1;
+    next();
+    return n;
+  }
   uint32_t find_block(uint32_t from, DocId target) const;
   void load_block(uint32_t block);  // block == num_blocks_ loads the tail
   void load_full_block(uint32_t block);
