@@ -162,10 +162,16 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
     }
     if (now_bounded) continue;
     if (end == kNoMoreDocs) break;
-    // The next window starts at the next doc any clause holds (the
-    // non-essential ones skip what this window ruled out).
+    // The next window starts at the next doc any clause holds. A clause
+    // still inside this window (its docs ruled out) is not moved: moving it
+    // would decode its next block, which the next window's bounds may rule
+    // out as well (the shallow advance: a frequent term's top k then reads
+    // skip data, not postings, for most of its blocks).
     DocId next = kNoMoreDocs;
-    for (size_t i = 0; i < n; ++i) next = std::min(next, cs[i].cursor->advance(end + 1));
+    for (size_t i = 0; i < n; ++i) {
+      const DocId d = cs[i].cursor->doc();
+      next = std::min(next, d > end ? d : end + 1);
+    }
     if (next == kNoMoreDocs) break;
     at = next;
   }
