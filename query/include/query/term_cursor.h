@@ -11,6 +11,7 @@
 #include "index/reader/segment_reader.h"
 #include "query/bm25.h"
 #include "query/doc_cursor.h"
+#include "query/recycled.h"
 
 namespace fts {
 
@@ -22,6 +23,8 @@ class TermCursor final : public DocCursor {
       : postings_(std::move(postings)), segment_(segment), field_(field), weight_(weight), label_(label) {
     doc_ = postings_.next();
   }
+  static void* operator new(size_t size) { return Recycled<TermCursor>::allocate(size); }
+  static void operator delete(void* p, size_t size) { Recycled<TermCursor>::release(p, size); }
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
