@@ -51,6 +51,16 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   for (;;) {
     raise_threshold();
     const bool bounded = threshold > -std::numeric_limits<float>::infinity();
+    // One clause whose count need not be exact passes the stretches its
+    // bounds rule out in one go instead of a window each.
+    if (bounded && n == 1 && excluded == nullptr && !count_all) {
+      const DocId from = cs[0].cursor->skip_ruled_out(at, threshold);
+      if (from != at) {
+        if (cs[0].cursor->doc() < from) count.exact = false;
+        if (from == kNoMoreDocs) break;
+        at = from;
+      }
+    }
     DocId end = kNoMoreDocs;
     for (size_t i = 0; i < n; ++i) {
       local[i] = bounded ? cs[i].cursor->block_bound(at) : DocCursor::Bound{kNoMoreDocs, cs[i].bound};

@@ -290,6 +290,55 @@ TEST(Postings, ImpactsBoundEveryDocAndAreTight) {
   }
 }
 
+// skip_blocks_within() passes exactly the blocks from target's on whose
+// impact is at most the limit (the tail too, then nothing is left), as
+// block_bound() reads them, and never moves the cursor.
+TEST(Postings, SkipBlocksWithinPassesTheBlocksAtOrBelowTheLimit) {
+  std::mt19937 rng(23);
+  for (size_t n : {256u, 1000u, 5000u, 5120u}) {
+    Postings p = make_postings(rng, n, 5, false);
+    std::vector<uint32_t> raw;
+    for (DocId d = 0; d <= p.docs.back(); ++d) {
+      raw.push_back(1 + rng() % 20);
+      raw.push_back(1 + rng() % 400);
+    }
+    const DocLengths lengths(raw);
+    VectorSink post;
+    PostingsWriter w(post, nullptr);
+    const TermInfo info = w.write(p.docs, p.freqs, {}, &lengths, Field::kAbstract, false);
+    std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(post.bytes.data()), post.bytes.size());
+    // Per block (the tail last): its first and last doc and its impact.
+    struct Block {
+      DocId first, last;
+      uint16_t impact;
+    };
+    std::vector<Block> blocks;
+    {
+      PostingsCursor c(bytes, {}, info, "test");
+      for (size_t first = 0; first < n; first += kBlockSize) {
+        const size_t last = std::min(n, first + kBlockSize) - 1;
+        blocks.push_back({p.docs[first], p.docs[last], c.block_bound(p.docs[first], 0).impact});
+      }
+    }
+    for (int trial = 0; trial < 200; ++trial) {
+      const size_t at = rng() % blocks.size();
+      const DocId target = blocks[at].first + static_cast<DocId>(rng() % (blocks[at].last - blocks[at].first + 1));
+      const uint16_t limit = trial % 4 == 0 ? uint16_t(rng()) : blocks[rng() % blocks.size()].impact;
+      size_t stop = at;
+      while (stop < blocks.size() && blocks[stop].impact <= limit) ++stop;
+      DocId expected = target;
+      if (stop == blocks.size()) {
+        expected = kNoMoreDocs;
+      } else if (stop > at) {
+        expected = blocks[stop - 1].last + 1;
+      }
+      PostingsCursor c(bytes, {}, info, "test");
+      EXPECT_EQ(c.skip_blocks_within(target, 0, limit), expected) << n << " block " << at << " limit " << limit;
+      EXPECT_EQ(c.next(), p.docs[0]);  // not moved
+    }
+  }
+}
+
 TEST(Postings, DocLengthsSaturateAsTheNormsDo) {
   const std::vector<uint32_t> raw = {3, 70000, 65535, 1};
   const DocLengths lengths(raw);

@@ -541,6 +541,21 @@ PostingsCursor::Bound PostingsCursor::block_bound(DocId target, int column) {
           static_cast<uint32_t>(std::min<uint64_t>(max_freq, UINT32_MAX))};
 }
 
+DocId PostingsCursor::skip_blocks_within(DocId target, int column, uint16_t limit) {
+  if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
+    bound_block_ = find_block(bound_block_, target);
+  const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
+  uint32_t b = bound_block_;
+  while (b < num_blocks_ && skip_field(b, offset, impact_width_[column]) <= limit) ++b;
+  if (b == num_blocks_ && column_[column].tail <= limit) {
+    bound_block_ = b;
+    return kNoMoreDocs;  // the tail (or no tail) is within the limit too
+  }
+  if (b == bound_block_) return target;
+  bound_block_ = b;
+  return static_cast<DocId>(std::min<uint64_t>(skip_last_doc(b - 1) + 1, kNoMoreDocs));
+}
+
 uint32_t PostingsCursor::max_freq() const {
   if (all_freqs_one_) return 1;
   if (doc_freq_ == 1) return static_cast<uint32_t>(total_freq_);  // checked <= 2^32 - 1 at construction

@@ -46,6 +46,11 @@ class DocCursor {
     float score;
   };
   virtual Bound block_bound(DocId) { return {kNoMoreDocs, max_score()}; }
+  // The first doc >= target of the stretches whose block_bound() may exceed
+  // threshold, having passed those that cannot (kNoMoreDocs: none is
+  // left). Like block_bound(), reads skip data only and never moves the
+  // cursor. By default nothing is passed: target.
+  virtual DocId skip_ruled_out(DocId target, float /*threshold*/) { return target; }
   // Matches from doc() on, consuming the cursor. Overridden where the answer
   // is known without iterating.
   virtual uint64_t count_remaining() {

@@ -87,6 +87,17 @@ class TermCursor final : public DocCursor {
     }
     return {b.last, bound};
   }
+  // Blocks whose impact alone rules them out are passed in one loop over
+  // the skip data; the first that it does not is left to block_bound().
+  DocId skip_ruled_out(DocId target, float threshold) override {
+    if (!weight_ || column_ < 0 || doc_ == kNoMoreDocs) return target;
+    if (threshold != limit_threshold_) {
+      limit_threshold_ = threshold;
+      limit_impact_ = highest_impact_within(threshold);
+    }
+    if (limit_impact_ < 0) return target;
+    return postings_.skip_blocks_within(target, column_, static_cast<uint16_t>(limit_impact_));
+  }
   uint64_t count_remaining() override {
     if (untouched_) {
       doc_ = kNoMoreDocs;
@@ -127,7 +138,24 @@ class TermCursor final : public DocCursor {
     uint32_t key = UINT32_MAX;  // impact << 4 | max freq; none yet
     float bound = 0;
   };
-  std::array<ExactBound, 16> exact_bounds_;  // block_bound's, by key
+  std::array<ExactBound, 16> exact_bounds_;
+  // skip_ruled_out()'s: the highest impact whose bound is at most
+  // limit_threshold_ (-1: none).
+  float limit_threshold_ = -1;
+  int32_t limit_impact_ = -1;
+  int32_t highest_impact_within(float threshold) const {
+    const float reference = postings_.reference_average(column_);
+    if (!(weight_->impact_bound(0, reference) <= threshold)) return -1;
+    int32_t lo = 0, hi = 65535;  // impact_bound(lo) <= threshold; it rises with the impact
+    while (lo < hi) {
+      const int32_t mid = lo + (hi - lo + 1) / 2;
+      if (weight_->impact_bound(static_cast<uint16_t>(mid), reference) <= threshold)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  }  // block_bound's, by key
 };
 
 }  // namespace fts

@@ -144,6 +144,12 @@ class PostingsCursor {
   float reference_average(int column) const { return column_[column].reference; }
   uint16_t term_impact(int column) const { return column_[column].term; }
   Bound block_bound(DocId target, int column);
+  // From the block holding target on, past every block (and the tail)
+  // whose impact in column is at most limit: the first doc id a block
+  // beyond them may hold, kNoMoreDocs when none is left, target when the
+  // first block is above limit. Skip data only, read in one tight loop:
+  // for top-k pruning of a term with many blocks below the k-th score.
+  DocId skip_blocks_within(DocId target, int column, uint16_t limit);
 
  private:
   DocId next_block();
