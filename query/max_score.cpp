@@ -172,20 +172,12 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
     }
     if (now_bounded) continue;
     if (end == kNoMoreDocs) break;
-    // The next window starts at the next doc any clause holds. A lone
-    // clause still inside this window (its docs ruled out) is not moved:
-    // moving it would decode its next block, which the next window's bounds
-    // may rule out as well (a frequent term's top k then reads skip data,
-    // not postings, for most of its blocks). Several clauses are each moved
-    // past the window, so that the next one knows which of them hold docs
-    // there: a clause left behind would add its bound to every window and
-    // keep the others essential.
+    // The next window starts at the next doc any clause holds (the
+    // non-essential ones skip what this window ruled out). A lone clause
+    // then passes the blocks its bounds rule out without decoding them, at
+    // the top of the loop; moving it here decodes one block per such run.
     DocId next = kNoMoreDocs;
-    for (size_t i = 0; i < n; ++i) {
-      DocCursor* c = cs[i].cursor;
-      const DocId d = n == 1 ? c->doc() : c->advance(end + 1);
-      next = std::min(next, d > end ? d : end + 1);
-    }
+    for (size_t i = 0; i < n; ++i) next = std::min(next, cs[i].cursor->advance(end + 1));
     if (next == kNoMoreDocs) break;
     at = next;
   }
