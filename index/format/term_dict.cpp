@@ -235,7 +235,12 @@ uint64_t TermDictReader::block_for(std::string_view key) const {
   const uint64_t p = key_prefix(key);
   const auto begin = first_prefixes_.begin();
   auto lo = std::lower_bound(begin, first_prefixes_.end(), p);
-  auto hi = std::upper_bound(lo, first_prefixes_.end(), p);
+  // Runs of equal prefixes are short (mostly none): gallop over one
+  // instead of a second binary search over the rest of the array.
+  auto probe = lo;
+  for (ptrdiff_t step = 1; probe != first_prefixes_.end() && *probe == p; step *= 2)
+    probe = first_prefixes_.end() - probe > step ? probe + step : first_prefixes_.end();
+  auto hi = std::upper_bound(lo, probe, p);
   // A zero-padded prefix equals that of a longer key starting with key's
   // bytes and zeros; the keys decide within the run.
   while (lo < hi) {
