@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "query/doc_cursor.h"
+#include "query/term_cursor.h"
 
 namespace fts {
 
@@ -32,6 +33,8 @@ class AndCursor final : public DocCursor {
                      [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
     for (auto& c : children_)
       if (c->approximate()) confirm_.push_back(c.get());
+    for (auto& c : children_) terms_.push_back(dynamic_cast<TermCursor*>(c.get()));
+    if (std::find(terms_.begin(), terms_.end(), nullptr) != terms_.end()) terms_.clear();
     if (approximate_) {
       step_once(children_[0]->doc());
     } else {
@@ -42,11 +45,13 @@ class AndCursor final : public DocCursor {
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
     if (approximate_) return step_once(doc_ + 1);
+    if (!terms_.empty()) return doc_ = align_terms(terms_[0]->next());
     return align(children_[0]->next());
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
     if (approximate_) return step_once(target);
+    if (!terms_.empty()) return doc_ = align_terms(terms_[0]->advance(target));
     return align(children_[0]->advance(target));
   }
   // From now on stop where the children first disagree (step_once());
@@ -137,6 +142,26 @@ class AndCursor final : public DocCursor {
       }
     }
     return doc_ = candidate;
+  }
+
+  // align() for a conjunction of terms (the common case), through the
+  // final TermCursor: its advance() is inlined instead of a virtual call
+  // per candidate, which was a third of an AND's leapfrog.
+  DocId align_terms(DocId candidate) {
+    TermCursor* const lead = terms_[0];
+    const size_t n = terms_.size();
+  again:
+    if (candidate == kNoMoreDocs) return kNoMoreDocs;
+    for (size_t i = 1; i < n; ++i) {
+      TermCursor* const c = terms_[i];
+      const DocId d = c->advance(candidate);  // stays put when already there
+      if (d > candidate) {
+        if (d == kNoMoreDocs) return kNoMoreDocs;
+        candidate = lead->advance(d);
+        goto again;
+      }
+    }
+    return candidate;
   }
 
   // Approximate iteration: each child moves to target once, cheapest
@@ -247,6 +272,7 @@ class AndCursor final : public DocCursor {
   std::vector<std::unique_ptr<DocCursor>> children_;
   std::vector<DocCursor*> in_query_order_;
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
+  std::vector<TermCursor*> terms_;   // children_ when every one is a term, else empty
   bool approximate_ = false;
   bool matched_ = false;           // confirm()'s answer for checked_
   DocId checked_ = kNoMoreDocs;    // the doc matched_ is of
