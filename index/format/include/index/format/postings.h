@@ -96,7 +96,13 @@ class PostingsCursor {
   // First doc >= target. Meant for target > doc(); a smaller target leaves
   // the cursor where it is. Jumps whole blocks by their skip data.
   DocId advance(DocId target) {
-    if (count_ != 0 && target <= block_last_) return doc_ = docs_[idx_ = seek_in_block(target)];
+    if (count_ != 0 && target <= block_last_) {
+      // In a conjunction of lists of like density the target is most
+      // often the next doc: checked here, before a call. (The next doc
+      // exists: the current one is below target <= block_last_.)
+      if (docs_[idx_] < target && docs_[idx_ + 1] >= target) return doc_ = docs_[++idx_];
+      return doc_ = docs_[idx_ = seek_in_block(target)];
+    }
     return advance_to_block(target);
   }
   uint32_t freq() {  // of the current doc; decodes the block's freqs on first use
