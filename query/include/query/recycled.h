@@ -45,7 +45,7 @@ class Recycled {
 #endif
 
   struct FreeList {
-    void* slots[kKept];
+    void* slots[kKept] = {};
     size_t count = 0;
     ~FreeList() {
       while (count > 0) ::operator delete(slots[--count], sizeof(T));

@@ -138,7 +138,7 @@ class TermCursor final : public DocCursor {
     uint32_t key = UINT32_MAX;  // impact << 4 | max freq; none yet
     float bound = 0;
   };
-  std::array<ExactBound, 16> exact_bounds_;
+  std::array<ExactBound, 16> exact_bounds_;  // block_bound's, by key
   // skip_ruled_out()'s: the highest impact whose bound is at most
   // limit_threshold_ (-1: none).
   float limit_threshold_ = -1;
@@ -155,7 +155,7 @@ class TermCursor final : public DocCursor {
         hi = mid - 1;
     }
     return lo;
-  }  // block_bound's, by key
+  }
 };
 
 }  // namespace fts
