@@ -163,6 +163,12 @@ for corpus in $CORPORA; do
         log "$e $mode $corpus/$qs"
         qf=$SHARED/queries/$qs.txt
         res=$OUT/$corpus.$qs.$e.$mode.jsonl
+        # This machine drops clean file pages within minutes even with most
+        # memory free, mapped index pages included: an index half out of the
+        # page cache made fts's 6M sums up to 2.6 times those of an earlier
+        # run. Every engine reads its whole index before each file, so each
+        # starts from the same state (all of it cached).
+        find "$idx" -type f -exec cat {} + >/dev/null
         if [ "$e" = fts ]; then
           "$FTS_BUILD/fts-bench" --index "$idx" --queries "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
         else
@@ -173,6 +179,7 @@ for corpus in $CORPORA; do
   done
   # Opening an index and answering one query from a fresh process (index in the page cache).
   if [ -d "$OUT/index/$corpus.fts" ]; then
+    find "$OUT/index/$corpus.fts" -type f -exec cat {} + >/dev/null
     python3 - "$FTS_BUILD/fts-search" "$OUT/index/$corpus.fts" >"$OUT/$corpus.cold.json" <<'EOF'
 import json, resource, statistics, subprocess, sys, time
 tool, index = sys.argv[1:3]
