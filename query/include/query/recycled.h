@@ -1,8 +1,8 @@
 // Allocation from a per-thread free list, for cursors that every query makes
 // and drops once per term and segment. A term cursor holds a decoded block
 // of postings inline (over 1 KiB), too big for malloc's per-thread cache, so
-// each one costs a trip through the general allocator and its coalescing: on
-// an index of 20 segments that was a tenth of a short query's instructions.
+// each one costs a trip through the general allocator and its coalescing (3%
+// of field.txt's top10 instructions over 20 segments).
 // A class opts in with its own operator new and delete calling
 // Recycled<Itself>::allocate and release (not a base class: a second base
 // would make every dynamic_cast to it slower).
