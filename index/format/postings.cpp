@@ -531,22 +531,18 @@ int PostingsCursor::impact_column(Field field) const {
 PostingsCursor::Bound PostingsCursor::block_bound(DocId target, int column) {
   // Impacts are bounds only: damaged ones can cost ranking quality but
   // never a read outside the skip data (the block index stays in range).
-  if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
-    bound_block_ = find_block(bound_block_, target);
+  move_bound_block(target);
   if (bound_block_ >= num_blocks_) return {kNoMoreDocs, column_[column].tail, all_freqs_one_ ? 1u : UINT32_MAX};
-  const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
   const uint64_t max_freq = all_freqs_one_ ? 1 : skip_field(bound_block_, doc_width_ + end_width_, freq_width_) + 1;
   return {static_cast<DocId>(std::min<uint64_t>(skip_last_doc(bound_block_), kMaxDoc)),
-          static_cast<uint16_t>(skip_field(bound_block_, offset, impact_width_[column])),
+          skip_impact(bound_block_, column),
           static_cast<uint32_t>(std::min<uint64_t>(max_freq, UINT32_MAX))};
 }
 
 DocId PostingsCursor::skip_blocks_within(DocId target, int column, uint16_t limit) {
-  if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target)
-    bound_block_ = find_block(bound_block_, target);
-  const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
+  move_bound_block(target);
   uint32_t b = bound_block_;
-  while (b < num_blocks_ && skip_field(b, offset, impact_width_[column]) <= limit) ++b;
+  while (b < num_blocks_ && skip_impact(b, column) <= limit) ++b;
   if (b == num_blocks_ && column_[column].tail <= limit) {
     bound_block_ = b;
     return kNoMoreDocs;  // the tail (or no tail) is within the limit too

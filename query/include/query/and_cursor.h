@@ -45,14 +45,12 @@ class AndCursor final : public DocCursor {
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
     if (approximate_) return step_once(doc_ + 1);
-    if (!terms_.empty()) return doc_ = align_terms(terms_[0]->next());
-    return align(children_[0]->next());
+    return align(terms_.empty() ? children_[0]->next() : terms_[0]->next());
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
     if (approximate_) return step_once(target);
-    if (!terms_.empty()) return doc_ = align_terms(terms_[0]->advance(target));
-    return align(children_[0]->advance(target));
+    return align(terms_.empty() ? children_[0]->advance(target) : terms_[0]->advance(target));
   }
   // From now on stop where the children first disagree (step_once());
   // confirm() checks that every child holds the doc.
@@ -119,42 +117,31 @@ class AndCursor final : public DocCursor {
  private:
   // Smallest doc >= candidate (the lead's doc) that every child holds:
   // first on the children's approximations, then confirmed by the
-  // two-phase children, rarest first.
+  // two-phase children, rarest first. A conjunction of terms (the common
+  // case) leapfrogs through the final TermCursor, whose advance() inlines
+  // instead of a virtual call per candidate.
   DocId align(DocId candidate) {
-    DocCursor* lead = children_[0].get();
-    const size_t n = children_.size();
-  again:
-    if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
-    for (size_t i = 1; i < n; ++i) {
-      DocCursor* c = children_[i].get();
-      DocId d = c->doc();
-      if (d < candidate) d = c->advance(candidate);
-      if (d > candidate) {
-        if (d == kNoMoreDocs) return doc_ = kNoMoreDocs;
-        candidate = lead->advance(d);
-        goto again;
-      }
+    for (;;) {
+      candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) { return children_[i].get(); }, candidate)
+                                 : leapfrog(terms_.size(), [&](size_t i) { return terms_[i]; }, candidate);
+      if (candidate == kNoMoreDocs ||
+          std::all_of(confirm_.begin(), confirm_.end(), [](DocCursor* c) { return c->confirm(); }))
+        return doc_ = candidate;
+      candidate = children_[0]->next();
     }
-    for (DocCursor* c : confirm_) {
-      if (!c->confirm()) {
-        candidate = lead->next();
-        goto again;
-      }
-    }
-    return doc_ = candidate;
   }
 
-  // align() for a conjunction of terms (the common case), through the
-  // final TermCursor: its advance() is inlined instead of a virtual call
-  // per candidate (and.txt top10 at 6M: 6% fewer instructions).
-  DocId align_terms(DocId candidate) {
-    TermCursor* const lead = terms_[0];
-    const size_t n = terms_.size();
+  // Smallest doc >= candidate that every child (child(i), the lead first)
+  // holds, or whose approximation does.
+  template <class Child>
+  static DocId leapfrog(size_t n, Child child, DocId candidate) {
+    auto* const lead = child(0);
   again:
     if (candidate == kNoMoreDocs) return kNoMoreDocs;
     for (size_t i = 1; i < n; ++i) {
-      TermCursor* const c = terms_[i];
-      const DocId d = c->advance(candidate);  // stays put when already there
+      auto* const c = child(i);
+      DocId d = c->doc();
+      if (d < candidate) d = c->advance(candidate);
       if (d > candidate) {
         if (d == kNoMoreDocs) return kNoMoreDocs;
         candidate = lead->advance(d);

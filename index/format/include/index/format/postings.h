@@ -180,6 +180,14 @@ class PostingsCursor {
   DocId exhaust();
   uint64_t skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const;
   uint64_t skip_last_doc(uint32_t block) const { return last_doc0_ + skip_field(block, 0, doc_width_); }
+  uint16_t skip_impact(uint32_t block, int column) const {
+    const uint32_t offset = doc_width_ + end_width_ + freq_width_ + pos_width_ + (column == 1 ? impact_width_[0] : 0);
+    return static_cast<uint16_t>(skip_field(block, offset, impact_width_[column]));
+  }
+  // Moves bound_block_ to the block holding target (num_blocks_: the tail).
+  void move_bound_block(DocId target) {
+    if (bound_block_ < num_blocks_ && skip_last_doc(bound_block_) < target) bound_block_ = find_block(bound_block_, target);
+  }
   uint64_t skip_end(uint32_t block) const { return skip_field(block, doc_width_, end_width_); }
   uint64_t skip_positions_end(uint32_t block) const {
     return skip_field(block, doc_width_ + end_width_ + freq_width_, pos_width_);
