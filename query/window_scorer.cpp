@@ -50,19 +50,7 @@ void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCur
     // Windows start at the first doc left: stretches no clause holds cost
     // nothing.
     const uint64_t end = std::min<uint64_t>(uint64_t{base} + kWindow, kNoMoreDocs);
-    for (const auto& c : clauses) {
-      DocCursor& clause = *c;
-      for (DocId d = clause.doc(); d < end; d = clause.next()) {
-        const uint32_t i = d - base;
-        uint64_t& word = matched[i >> 6];
-        const uint64_t bit = uint64_t{1} << (i & 63);
-        // The first clause's score is stored, not added to a stale one: the
-        // sum then equals a sum from 0 in clause order.
-        const float before = (word & bit) != 0 ? scores[i] : 0.0f;
-        scores[i] = before + clause.score();
-        word |= bit;
-      }
-    }
+    for (const auto& c : clauses) c->score_window(base, static_cast<DocId>(end), scores.data(), matched.data());
     for (uint32_t w = 0; w < matched.size(); ++w) {
       for (uint64_t bits = matched[w]; bits != 0; bits &= bits - 1) {
         const uint32_t i = w * 64 + static_cast<uint32_t>(std::countr_zero(bits));

@@ -209,6 +209,68 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
   }
 }
 
+// A disjunction of more clauses than pruning takes is scored a window of
+// docs at a time (window_scorer.h), with an exact count or under a
+// threshold: over one segment and over six with deleted docs, with
+// clauses of every kind and exclusions, against brute force.
+TEST(QueryPropertyTest, WideDisjunctionsScoredByWindowsMatchBruteForce) {
+  Corpus corpus(41);
+  const std::vector<Document> docs = corpus.documents(6000);
+  Analyzer analyzer;
+  for (const bool deletes : {false, true}) {
+    std::vector<test::BruteDoc> brute_docs;
+    for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+    test::TempDir dir;
+    IndexWriterOptions options;
+    if (deletes) {
+      options.merge = false;
+      options.max_segment_docs = 1000;
+    }
+    build_index(dir.str(), docs, options);
+    std::mt19937 rng(deletes ? 42 : 41);
+    if (deletes) {
+      IndexWriter writer(dir.str(), options);
+      for (DocId id = 0; id < docs.size(); ++id) {
+        if (rng() % 9 != 0) continue;
+        writer.delete_doc(id);
+        brute_docs[id].live = false;
+      }
+      writer.commit();
+    }
+    auto index = IndexReader::open(dir.str());
+    const BruteForce brute(brute_docs);
+    Searcher searcher(index, SearcherOptions{0, 0});
+    size_t wide = 0;
+    for (int i = 0; i < 40; ++i) {
+      std::string text = std::string(test::kWords[rng() % 6]);
+      for (int n = static_cast<int>(kMaxPrunedClauses) + 10 + static_cast<int>(rng() % 24); n > 0; --n) {
+        switch (rng() % 8) {
+          case 0:
+            text += " OR \"" + corpus.word() + " " + corpus.word() + "\"";
+            break;
+          case 1:
+            text += " OR (" + corpus.word() + " " + corpus.word() + ")";
+            break;
+          case 2:
+            text += " OR " + std::string(test::kWords[rng() % test::kWords.size()]);
+            break;
+          default:
+            text += " OR " + corpus.word();
+        }
+      }
+      if (rng() % 3 == 0) text = "(" + text + ") -" + corpus.word();
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(query) << text;
+      if (disjunction_width(PreparedQuery(*query, *index, true)) > kMaxPrunedClauses) ++wide;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+      if (deletes) {
+        ASSERT_TRUE(check_query(searcher, brute, query.get(), rng, 2)) << text;
+      }
+    }
+    EXPECT_GT(wide, 30u);
+  }
+}
+
 // A term alone over segments with deleted docs: the pruned ranking counts
 // the blocks it skips against the live docs as it passes them. Common
 // words hold hundreds of docs per segment, so most of their blocks are

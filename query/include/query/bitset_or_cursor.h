@@ -26,16 +26,13 @@ class BitsetOrCursor final : public DocCursor {
       if (scoring) max_score_ += c->max_score();
       // Damaged postings can name a doc the segment does not have.
       auto check = [&](DocId d) {
-        if (d >= doc_count) {
+        if (d >= doc_count && d != kNoMoreDocs) {
           throw IndexError(segment, "postings hold doc " + std::to_string(d) + " of " + std::to_string(doc_count));
         }
       };
-      if (scoring) {
-        for (DocId d = c->doc(); d != kNoMoreDocs; d = c->next()) {
-          check(d);
-          words_[d >> 6] |= uint64_t{1} << (d & 63);
-          scores_[d] += c->score();
-        }
+      if (scoring) {  // the segment as one window
+        c->score_window(0, doc_count, scores_.data(), words_.data());
+        check(c->doc());
         continue;
       }
       // Without scores a batch at a time (a term copies a block), its

@@ -113,6 +113,16 @@ class DocCursor {
   // false (and stays exact) where the cursor has no cheaper approximation.
   virtual bool approximate() { return false; }
   virtual bool confirm() { return true; }
+  // The matches in [doc(), end), scored into a window of a disjunction
+  // that is summed a clause at a time (query/window_scorer.h): for each,
+  // scores[d - base] gets its score added, or stored where its bit in
+  // matched is not yet set (the clauses before found no match there), and
+  // the bit is set. The cursor moves to its first match >= end. A cursor
+  // of a final class overrides this with score_window_of(*this, ...),
+  // whose per-match next() and score() then inline.
+  virtual void score_window(DocId base, DocId end, float* scores, uint64_t* matched) {
+    score_window_of(*this, base, end, scores, matched);
+  }
   // Appends the global ids (segment base + doc) of the matches from doc()
   // on, consuming the cursor.
   virtual void collect_remaining(std::vector<DocId>& out, DocId base) {
@@ -128,6 +138,20 @@ class DocCursor {
     out += " cost=";
     out += std::to_string(cost);
     out += '\n';
+  }
+
+  template <class Cursor>
+  static void score_window_of(Cursor& cursor, DocId base, DocId end, float* scores, uint64_t* matched) {
+    for (DocId d = cursor.doc(); d < end; d = cursor.next()) {
+      const uint32_t i = d - base;
+      uint64_t& word = matched[i >> 6];
+      const uint64_t bit = uint64_t{1} << (i & 63);
+      // Stored, not added to a stale score: the sum then equals a sum from
+      // 0 in clause order.
+      const float before = (word & bit) != 0 ? scores[i] : 0.0f;
+      scores[i] = before + cursor.score();
+      word |= bit;
+    }
   }
 
   // fn(d) for every match from doc() on, read a batch at a time by take();

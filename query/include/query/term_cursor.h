@@ -98,6 +98,9 @@ class TermCursor final : public DocCursor {
     if (limit_impact_ < 0) return target;
     return postings_.skip_blocks_within(target, column_, static_cast<uint16_t>(limit_impact_));
   }
+  void score_window(DocId base, DocId end, float* scores, uint64_t* matched) override {
+    score_window_of(*this, base, end, scores, matched);
+  }
   uint64_t count_remaining() override {
     if (untouched_) {
       doc_ = kNoMoreDocs;
