@@ -36,8 +36,19 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   std::vector<float> part(clauses.size(), 0.0f);
 
   float threshold = -std::numeric_limits<float>::infinity();
+  // A lone clause whose count may stop early learns the k-th best score
+  // as it rises, and may then pass over docs that cannot beat it (an OR
+  // inside an AND leaves out its children that cannot make a doc
+  // competitive alone). Those docs go uncounted.
+  const bool propagate = n == 1 && !count_all;
+  float propagated = 0;
   auto raise_threshold = [&] {
-    if (count.hits >= count_exactly) threshold = top.threshold();
+    if (count.hits < count_exactly) return;
+    threshold = top.threshold();
+    if (propagate && threshold > propagated) {
+      propagated = threshold;
+      if (cs[0].cursor->set_min_competitive_score(threshold)) count.exact = false;
+    }
   };
   // Windows: stretches of doc ids that one block of every clause covers
   // (block-max MaxScore). Within a window each clause is bounded by its

@@ -216,6 +216,73 @@ TEST_F(CursorTest, TwoPhaseAndStepsAndProbes) {
   }
 }
 
+// A list of docs that each score the same: scores without norms.
+class ListCursor final : public DocCursor {
+ public:
+  ListCursor(std::vector<DocId> docs, float score) : docs_(std::move(docs)), score_(score) { doc_ = at(0); }
+  DocId next() override { return doc_ = at(++i_); }
+  DocId advance(DocId target) override {
+    if (target <= doc_) return doc_;
+    i_ = static_cast<size_t>(std::lower_bound(docs_.begin(), docs_.end(), target) - docs_.begin());
+    return doc_ = at(i_);
+  }
+  uint64_t cost() const override { return docs_.size(); }
+  float score() override { return score_; }
+  float max_score() override { return score_; }
+  void explain(std::string&, int) const override {}
+
+ private:
+  DocId at(size_t i) const { return i < docs_.size() ? docs_[i] : kNoMoreDocs; }
+  std::vector<DocId> docs_;
+  size_t i_ = 0;
+  float score_;
+};
+
+// a (a OR b OR c), a scoring 1 and b, c 5: told that only docs of more
+// than 6.5 compete, the OR leaves a out (1 + 1 < 6.5) and the AND then
+// holds the docs of a and (b or c) only, each with its full score. Below
+// what a alone reaches nothing is left out; above what all reach, all is.
+TEST_F(CursorTest, MinCompetitiveScoreLeavesOutWhatCannotCompete) {
+  const std::vector<DocId>&a = sets_[4], &b = sets_[1], &c = sets_[2];
+  auto conjunction = [&] {
+    std::vector<std::unique_ptr<DocCursor>> either;
+    either.push_back(std::make_unique<ListCursor>(a, 1.0f));
+    either.push_back(std::make_unique<ListCursor>(b, 5.0f));
+    either.push_back(std::make_unique<ListCursor>(c, 5.0f));
+    std::vector<std::unique_ptr<DocCursor>> both;
+    both.push_back(std::make_unique<ListCursor>(a, 1.0f));
+    both.push_back(std::make_unique<OrCursor>(std::move(either)));
+    return AndCursor(std::move(both));
+  };
+  auto in = [](const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); };
+  {
+    AndCursor both = conjunction();
+    EXPECT_FALSE(both.set_min_competitive_score(0.5f));
+    EXPECT_EQ(drain(both), a);
+  }
+  {
+    AndCursor both = conjunction();
+    EXPECT_TRUE(both.set_min_competitive_score(6.5f));
+    // It stays on the doc it stood on when told; from the next on, only
+    // docs that b or c holds.
+    std::vector<DocId> expected;
+    for (DocId d : intersect(a, unite(b, c)))
+      if (d > a.front()) expected.push_back(d);
+    std::vector<DocId> got;
+    for (DocId d = both.next(); d != kNoMoreDocs; d = both.next()) {
+      EXPECT_FLOAT_EQ(both.score(), 2.0f + 5.0f * in(b, d) + 5.0f * in(c, d)) << d;
+      got.push_back(d);
+    }
+    EXPECT_EQ(got, expected);
+  }
+  {
+    AndCursor both = conjunction();
+    EXPECT_TRUE(both.set_min_competitive_score(100.0f));
+    both.next();
+    EXPECT_EQ(both.doc(), kNoMoreDocs);
+  }
+}
+
 TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
   std::vector<DocId> expected;
   std::vector<std::unique_ptr<DocCursor>> heap_kids, bitset_kids;

@@ -271,6 +271,52 @@ TEST(QueryPropertyTest, WideDisjunctionsScoredByWindowsMatchBruteForce) {
   }
 }
 
+// A ranking whose count may stop early hands the k-th best score down an
+// AND (Lucene's setMinCompetitiveScore): an OR child leaves out the
+// children that cannot make a doc competitive alone, so `w (w OR x OR y)`
+// passes over the docs that hold w only. The top k must stay brute
+// force's, and some docs must have been passed over uncounted.
+TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
+  Corpus corpus(51);
+  const std::vector<Document> docs = corpus.documents(6000);
+  Analyzer analyzer;
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  for (const uint32_t max_segment_docs : {0u, 2500u}) {
+    test::TempDir dir;
+    IndexWriterOptions options;
+    if (max_segment_docs) {
+      options.merge = false;
+      options.max_segment_docs = max_segment_docs;
+    }
+    build_index(dir.str(), docs, options);
+    auto index = IndexReader::open(dir.str());
+    Searcher searcher(index, SearcherOptions{0, 0});
+    std::mt19937 rng(max_segment_docs + 5);
+    size_t passed_over = 0;
+    for (int i = 0; i < 60; ++i) {
+      const std::string w = kWords[rng() % 8], x = kWords[16 + rng() % 20], y = kWords[16 + rng() % 20],
+                        z = kWords[rng() % kWords.size()];
+      const std::string texts[] = {w + " (" + w + " OR " + x + " OR " + y + ")",
+                                   w + " (" + w + " OR " + x + ") -" + z,
+                                   "(" + w + " OR " + x + " OR NOT " + y + ") " + z,
+                                   "(" + w + " OR (" + x + " " + y + ")) AND (" + z + " OR " + x + ")"};
+      for (const std::string& text : texts) {
+        auto query = parse_query(text, analyzer);
+        ASSERT_TRUE(query) << text;
+        ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+        SearchRequest request;
+        request.limit = 10;
+        request.total_hits_threshold = 0;
+        const SearchResponse response = searcher.search(query.get(), request);
+        const uint64_t matches = searcher.count(query.get());
+        EXPECT_LE(response.total_hits, matches) << text;
+        if (response.total_hits < matches) ++passed_over;
+      }
+    }
+    EXPECT_GT(passed_over, 20u);
+  }
+}
+
 // A term alone over segments with deleted docs: the pruned ranking counts
 // the blocks it skips against the live docs as it passes them. Common
 // words hold hundreds of docs per segment, so most of their blocks are

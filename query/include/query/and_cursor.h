@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -81,6 +82,21 @@ class AndCursor final : public DocCursor {
   }
   float max_score() override { return sum_max_score(children_); }
   Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
+  // A competitive doc's child scores at least what the others cannot make
+  // up: score less their bounds, lowered by a margin for the rounding of
+  // float sums. An OR child of open (open OR source OR software) then
+  // skips the docs that only open holds.
+  bool set_min_competitive_score(float score) override {
+    double total = 0;
+    for (const auto& c : children_) total += c->max_score();
+    bool skips = false;
+    for (const auto& c : children_) {
+      const double others = total - c->max_score();
+      const double floor = double(score) - others - 1e-6 * (std::abs(double(score)) + total);
+      if (floor > 0) skips = c->set_min_competitive_score(static_cast<float>(floor)) || skips;
+    }
+    return skips;
+  }
   // Counts and collections of the rest visit the matches through bits
   // where that pays (visit_by_bitsets), else step through them.
   uint64_t count_remaining() override {

@@ -35,6 +35,7 @@ class AndNotCursor final : public DocCursor {
   float score() override { return include_->score(); }
   float max_score() override { return include_->max_score(); }
   Bound block_bound(DocId target) override { return include_->block_bound(target); }
+  bool set_min_competitive_score(float score) override { return include_->set_min_competitive_score(score); }
   // A complement counts as the docs left minus the exclusions left: the
   // excluded cursor sits past doc() (doc() is a match), and every doc from
   // doc() on is included. Saves walking every doc for NOT queries.

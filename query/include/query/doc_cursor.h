@@ -51,6 +51,11 @@ class DocCursor {
   // left). Like block_bound(), reads skip data only and never moves the
   // cursor. By default nothing is passed: target.
   virtual DocId skip_ruled_out(DocId target, float /*threshold*/) { return target; }
+  // Top-k pruning without an exact count (Lucene's setMinCompetitiveScore):
+  // from now on the cursor may pass over matches whose score() falls below
+  // score, which only rises from call to call. Returns whether it may
+  // skip any match from now on; by default it skips none.
+  virtual bool set_min_competitive_score(float /*score*/) { return false; }
   // Matches from doc() on, consuming the cursor. Overridden where the answer
   // is known without iterating.
   virtual uint64_t count_remaining() {

@@ -28,6 +28,7 @@ class LiveDocsCursor final : public DocCursor {
   float max_score() override { return inner_->max_score(); }
   Bound block_bound(DocId target) override { return inner_->block_bound(target); }
   DocId skip_ruled_out(DocId target, float threshold) override { return inner_->skip_ruled_out(target, threshold); }
+  bool set_min_competitive_score(float score) override { return inner_->set_min_competitive_score(score); }
   // The inner cursor sits on doc(), the first live match, and filters
   // the rest in bulk.
   uint64_t count_remaining() override {

@@ -9,6 +9,7 @@
 // holds them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -30,6 +31,7 @@ class OrCursor final : public DocCursor {
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
+    if (heap_.empty()) return doc_ = kNoMoreDocs;  // no doc is competitive any more
     const DocId current = doc_;
     while (heap_[0].cursor->doc() == current) {
       heap_[0].cursor->next();
@@ -39,6 +41,7 @@ class OrCursor final : public DocCursor {
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    if (heap_.empty()) return doc_ = kNoMoreDocs;
     while (heap_[0].cursor->doc() < target) {
       heap_[0].cursor->advance(target);
       sift_down(0);
@@ -54,6 +57,11 @@ class OrCursor final : public DocCursor {
   float score() override {
     on_doc_.clear();
     collect_on_doc(0);
+    for (size_t k = 0; k < non_essential_; ++k) {  // they lag: brought to the doc
+      DocCursor* c = children_[by_bound_[k]].get();
+      if (c->doc() < doc_) c->advance(doc_);
+      if (c->doc() == doc_) on_doc_.push_back(by_bound_[k]);
+    }
     // Few children share a doc: an insertion sort into clause order.
     for (size_t i = 1; i < on_doc_.size(); ++i) {
       for (size_t j = i; j > 0 && on_doc_[j - 1] > on_doc_[j]; --j) std::swap(on_doc_[j - 1], on_doc_[j]);
@@ -65,7 +73,56 @@ class OrCursor final : public DocCursor {
     return s;
   }
   float max_score() override { return sum_max_score(children_); }
-  Bound block_bound(DocId target) override { return sum_block_bounds(children_, target); }
+  // The children's bounds summed over a window that those at or before
+  // target set; a child whose next match lies past it adds nothing (it
+  // has no match there). Summing every child's block bound let a rare
+  // clause, whose one block spans the segment, hold up every window of a
+  // common one: open (open OR source OR software) was never pruned.
+  // MaxScore within the union: the children of least bound whose bounds
+  // add up to less than score cannot make a doc competitive alone. They
+  // leave the heap (non-essential), which then yields only docs that some
+  // other child holds, and are advanced to those docs by score().
+  bool set_min_competitive_score(float score) override {
+    if (by_bound_.empty()) {
+      bounds_.resize(children_.size());
+      for (uint32_t i = 0; i < children_.size(); ++i) {
+        bounds_[i] = children_[i]->max_score();
+        by_bound_.push_back(i);
+      }
+      std::stable_sort(by_bound_.begin(), by_bound_.end(), [&](uint32_t a, uint32_t b) { return bounds_[a] < bounds_[b]; });
+    }
+    // The margin covers the rounding of a float sum of the children.
+    const double margin = 1.0 + 4e-7 * static_cast<double>(children_.size() + 8);
+    double sum = 0;
+    size_t n = non_essential_;
+    for (size_t k = 0; k < n; ++k) sum += bounds_[by_bound_[k]];
+    while (n < by_bound_.size() && (sum + bounds_[by_bound_[n]]) * margin < score) sum += bounds_[by_bound_[n++]];
+    if (n > non_essential_) {
+      non_essential_ = n;
+      heap_.clear();
+      for (size_t k = n; k < by_bound_.size(); ++k) heap_.push_back({children_[by_bound_[k]].get(), by_bound_[k]});
+      for (size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);
+    }
+    return non_essential_ > 0;
+  }
+  Bound block_bound(DocId target) override {
+    Bound sum{kNoMoreDocs, 0};
+    for (const auto& c : children_) {
+      if (c->doc() > target) continue;
+      const Bound b = c->block_bound(target);
+      sum.end = std::min(sum.end, b.end);
+      sum.score += b.score;
+    }
+    // Those ahead of target, in the window if they reach it; each one in
+    // can only narrow it.
+    for (const auto& c : children_) {
+      if (c->doc() <= target || c->doc() > sum.end || c->doc() == kNoMoreDocs) continue;
+      const Bound b = c->block_bound(target);
+      sum.end = std::min(sum.end, b.end);
+      sum.score += b.score;
+    }
+    return sum;
+  }
   // Below doc() nothing matches. From doc() on each child is asked, not
   // doc() trusted: a two-phase child (an excluded phrase) sits on a
   // candidate that its contains() confirms.
@@ -126,6 +183,11 @@ class OrCursor final : public DocCursor {
   std::vector<std::unique_ptr<DocCursor>> children_;
   std::vector<Entry> heap_;
   std::vector<uint32_t> on_doc_;  // score()'s scratch: the clauses on doc_
+  // Once a minimum competitive score is set: the children by bound, lowest
+  // first, and how many of them have left the heap.
+  std::vector<uint32_t> by_bound_;
+  std::vector<float> bounds_;
+  size_t non_essential_ = 0;
   bool approximate_ = false;
 };
 
