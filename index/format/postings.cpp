@@ -574,7 +574,6 @@ void PostingsCursor::decode_freqs() {
 }
 
 void PostingsCursor::positions(std::vector<uint32_t>& out) {
-  out.clear();
   if (count_ == 0) corrupt(blocks_, "positions() without a current doc");
   if (pos_data_ == pos_end_) corrupt(blocks_, "positions requested from a field without positions");
   if (!freqs_ready_) decode_freqs();
@@ -608,6 +607,8 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
   }
   const uint32_t f = freqs_[idx_];
   if (f > static_cast<uint64_t>(pos_end_ - p)) pos_corrupt(p, "positions run past the end");
+  // Resized from the last doc's size, not from empty: only what it grows
+  // by is zeroed (a phrase reads positions once per token and candidate).
   out.resize(f);
   ByteReader in(p, pos_end_);
   uint64_t pos = 0;

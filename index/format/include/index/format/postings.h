@@ -123,7 +123,8 @@ class PostingsCursor {
     if (doc_ == kNoMoreDocs || doc_ > last) return 0;
     return read_docs_to(last >= block_last_ ? count_ : seek_in_block(last + 1), out);
   }
-  // Positions of the current doc, ascending, into out (cleared first).
+  // Positions of the current doc, ascending, into out (replacing what it
+  // held; left unspecified when the positions are damaged).
   void positions(std::vector<uint32_t>& out);
 
   // At least the largest freq of any doc of the term (top-k pruning): from
