@@ -41,6 +41,19 @@ void build_index(const std::string& dir, const std::vector<Document>& docs, Inde
   writer.commit();
 }
 
+// An index of docs in dir: one merged segment, or segments of at most
+// max_segment_docs (0: merged).
+std::shared_ptr<const IndexReader> index_of(const std::string& dir, const std::vector<Document>& docs,
+                                            uint32_t max_segment_docs) {
+  IndexWriterOptions options;
+  if (max_segment_docs) {
+    options.merge = false;
+    options.max_segment_docs = max_segment_docs;
+  }
+  build_index(dir, docs, options);
+  return IndexReader::open(dir);
+}
+
 struct Config {
   size_t docs;
   uint32_t seed;
@@ -164,13 +177,7 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
   for (const uint32_t max_segment_docs : {0u, 2500u}) {
     test::TempDir dir;
-    IndexWriterOptions options;
-    if (max_segment_docs) {
-      options.merge = false;
-      options.max_segment_docs = max_segment_docs;
-    }
-    build_index(dir.str(), docs, options);
-    auto index = IndexReader::open(dir.str());
+    auto index = index_of(dir.str(), docs, max_segment_docs);
     Searcher searcher(index, SearcherOptions{0, 0});
     std::mt19937 rng(max_segment_docs + 1);
     size_t scored_all = 0, pruned = 0;
@@ -283,13 +290,7 @@ TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
   for (const uint32_t max_segment_docs : {0u, 2500u}) {
     test::TempDir dir;
-    IndexWriterOptions options;
-    if (max_segment_docs) {
-      options.merge = false;
-      options.max_segment_docs = max_segment_docs;
-    }
-    build_index(dir.str(), docs, options);
-    auto index = IndexReader::open(dir.str());
+    auto index = index_of(dir.str(), docs, max_segment_docs);
     Searcher searcher(index, SearcherOptions{0, 0});
     std::mt19937 rng(max_segment_docs + 5);
     size_t passed_over = 0;
