@@ -279,10 +279,11 @@ TEST(QueryPropertyTest, WideDisjunctionsScoredByWindowsMatchBruteForce) {
 }
 
 // A ranking whose count may stop early hands the k-th best score down an
-// AND (Lucene's setMinCompetitiveScore): an OR child leaves out the
-// children that cannot make a doc competitive alone, so `w (w OR x OR y)`
-// passes over the docs that hold w only. The top k must stay brute
-// force's, and some docs must have been passed over uncounted.
+// AND (Lucene's setMinCompetitiveScore), and an OR child leaves out the
+// children that cannot make a doc competitive alone (what is left out is
+// checked in cursor_test's MinCompetitiveScoreLeavesOutWhatCannotCompete).
+// Over conjunctions of that shape, with exclusions and negated clauses, the
+// top k must stay brute force's and the counts lower bounds of it.
 TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
   Corpus corpus(51);
   const std::vector<Document> docs = corpus.documents(6000);

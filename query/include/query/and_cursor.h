@@ -86,14 +86,18 @@ class AndCursor final : public DocCursor {
   // up: score less their bounds, lowered by a margin for the rounding of
   // float sums. An OR child of open (open OR source OR software) then
   // skips the docs that only open holds.
+  // The children's bounds are read once (max_score() may read skip data),
+  // at the first call; the score rises many times per query.
   bool set_min_competitive_score(float score) override {
-    double total = 0;
-    for (const auto& c : children_) total += c->max_score();
+    if (bounds_.empty()) {
+      for (const auto& c : children_) bounds_.push_back(c->max_score());
+      for (float b : bounds_) bounds_total_ += b;
+    }
     bool skips = false;
-    for (const auto& c : children_) {
-      const double others = total - c->max_score();
-      const double floor = double(score) - others - 1e-6 * (std::abs(double(score)) + total);
-      if (floor > 0) skips = c->set_min_competitive_score(static_cast<float>(floor)) || skips;
+    for (size_t i = 0; i < children_.size(); ++i) {
+      const double others = bounds_total_ - bounds_[i];
+      const double floor = double(score) - others - 1e-6 * (std::abs(double(score)) + bounds_total_);
+      if (floor > 0) skips = children_[i]->set_min_competitive_score(static_cast<float>(floor)) || skips;
     }
     return skips;
   }
@@ -276,6 +280,8 @@ class AndCursor final : public DocCursor {
   std::vector<DocCursor*> in_query_order_;
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
   std::vector<TermCursor*> terms_;   // children_ when every one is a term, else empty
+  std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child
+  double bounds_total_ = 0;
   bool approximate_ = false;
   bool matched_ = false;           // confirm()'s answer for checked_
   DocId checked_ = kNoMoreDocs;    // the doc matched_ is of

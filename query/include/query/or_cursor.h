@@ -73,11 +73,6 @@ class OrCursor final : public DocCursor {
     return s;
   }
   float max_score() override { return sum_max_score(children_); }
-  // The children's bounds summed over a window that those at or before
-  // target set; a child whose next match lies past it adds nothing (it
-  // has no match there). Summing every child's block bound let a rare
-  // clause, whose one block spans the segment, hold up every window of a
-  // common one: open (open OR source OR software) was never pruned.
   // MaxScore within the union: the children of least bound whose bounds
   // add up to less than score cannot make a doc competitive alone. They
   // leave the heap (non-essential), which then yields only docs that some
@@ -105,22 +100,24 @@ class OrCursor final : public DocCursor {
     }
     return non_essential_ > 0;
   }
+  // The children's bounds summed over a window that those at or before
+  // target set; a child whose next match lies past it adds nothing (it
+  // has no match there). Summing every child's block bound let a rare
+  // clause, whose one block spans the segment, hold up every window of a
+  // common one: open (open OR source OR software) was never pruned.
   Bound block_bound(DocId target) override {
     Bound sum{kNoMoreDocs, 0};
-    for (const auto& c : children_) {
-      if (c->doc() > target) continue;
-      const Bound b = c->block_bound(target);
+    auto add = [&](DocCursor& c) {
+      const Bound b = c.block_bound(target);
       sum.end = std::min(sum.end, b.end);
       sum.score += b.score;
-    }
-    // Those ahead of target, in the window if they reach it; each one in
-    // can only narrow it.
-    for (const auto& c : children_) {
-      if (c->doc() <= target || c->doc() > sum.end || c->doc() == kNoMoreDocs) continue;
-      const Bound b = c->block_bound(target);
-      sum.end = std::min(sum.end, b.end);
-      sum.score += b.score;
-    }
+    };
+    for (const auto& c : children_)
+      if (c->doc() <= target) add(*c);
+    // Then those ahead of target that reach into the window (each one in
+    // can only narrow it).
+    for (const auto& c : children_)
+      if (c->doc() > target && c->doc() <= sum.end && c->doc() != kNoMoreDocs) add(*c);
     return sum;
   }
   // Below doc() nothing matches. From doc() on each child is asked, not
