@@ -327,8 +327,14 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
   const auto& segments = index_->segments();
   auto collect = [&](const IndexReader::Segment& segment, DocCursor& cursor, std::vector<DocId>& into,
                      Interrupt* ticks) {
-    if (!segment.ids && (!ticks || !ticks->armed() || cursor.cost() <= kUninterruptedCost)) {
-      cursor.collect_remaining(into, segment.base);
+    if (!ticks || !ticks->armed() || cursor.cost() <= kUninterruptedCost) {
+      // A segment with an id map (merged with deletes) collects local ids,
+      // mapped after: the cursor's bulk collect, not a call per doc.
+      const size_t from = into.size();
+      cursor.collect_remaining(into, segment.ids ? 0 : segment.base);
+      if (segment.ids) {
+        for (size_t i = from; i < into.size(); ++i) into[i] = segment.global(into[i]);
+      }
       return;
     }
     for (DocId d = cursor.doc(); d != kNoMoreDocs; d = cursor.next()) {
