@@ -191,9 +191,11 @@ void expect_advance_matches(const Postings& p, std::mt19937& rng, bool with_posi
     started = true;
     if (i >= p.docs.size()) {
       ASSERT_EQ(got_doc, kNoMoreDocs) << "step " << step;
+      ASSERT_EQ(c.remaining(), 0u);
       return;
     }
     ASSERT_EQ(got_doc, p.docs[i]) << "step " << step;
+    ASSERT_EQ(c.remaining(), p.docs.size() - i) << "step " << step;
     if (rng() % 2) {
       ASSERT_EQ(c.freq(), p.freqs[i]);
     }

@@ -28,13 +28,11 @@ class TermCursor final : public DocCursor {
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
-    untouched_ = false;
     return doc_ = postings_.next();
   }
   DocId advance(DocId target) override {
     if (target <= doc_ && doc_ != kNoMoreDocs) return doc_;
     if (doc_ == kNoMoreDocs) return doc_;
-    untouched_ = false;
     return doc_ = postings_.advance(target);
   }
   uint64_t cost() const override { return postings_.cost(); }
@@ -102,21 +100,17 @@ class TermCursor final : public DocCursor {
     score_window_of(*this, base, end, scores, matched);
   }
   uint64_t count_remaining() override {
-    if (untouched_) {
-      doc_ = kNoMoreDocs;
-      return postings_.cost();
-    }
-    return DocCursor::count_remaining();
+    const uint64_t n = postings_.remaining();
+    doc_ = kNoMoreDocs;
+    return n;
   }
   size_t take(DocId* out, size_t max) override {
-    untouched_ = false;
     const size_t n = postings_.read_docs(out, max);
     doc_ = postings_.doc();
     return n;
   }
   size_t take_through(DocId last, DocId* out, size_t max) override {
     if (max < kBlockSize) return DocCursor::take_through(last, out, max);
-    untouched_ = false;
     const size_t n = postings_.read_docs_through(last, out);
     doc_ = postings_.doc();
     return n;
@@ -134,7 +128,6 @@ class TermCursor final : public DocCursor {
   Field field_;
   const Bm25Weight* weight_;
   std::string_view label_;
-  bool untouched_ = true;
   int column_ = postings_.impact_column(field_);  // of the impacts for field_; -1: none
   float max_score_ = -1;                         // not yet computed
   struct ExactBound {

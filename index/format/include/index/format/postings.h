@@ -110,6 +110,12 @@ class PostingsCursor {
     return freqs_[idx_];
   }
   uint32_t cost() const { return doc_freq_; }
+  // Docs from doc() on: every block before the loaded one holds
+  // kBlockSize, the tail comes last. Counts the rest of a list at no cost.
+  uint32_t remaining() const {
+    if (doc_ == kNoMoreDocs) return 0;
+    return doc_freq_ - static_cast<uint32_t>(block_) * kBlockSize - idx_;
+  }
   // Copies up to max docs from doc() on (the rest of the loaded block at
   // most) into out and moves to the doc after them; 0 once exhausted. For
   // readers of whole lists (counts, id lists), at a copy per doc.
