@@ -235,7 +235,7 @@ class SegmentPlanner {
     } else if (positives.size() == 1) {
       include = std::move(positives[0]);
     } else {
-      include = std::make_unique<AndCursor>(std::move(positives), lazy && !excludes);
+      include = std::make_unique<AndCursor>(std::move(positives), segment_.doc_count(), lazy && !excludes);
     }
     if (!excludes || include->doc() == kNoMoreDocs) return include;
     // Exclusions are probed at include's docs, except from every doc
@@ -281,10 +281,10 @@ class SegmentPlanner {
   }
 
   // n1 AND n2 AND ..: the docs no negated child of the OR admits.
-  static CursorPtr common_exclusions(OrChildren& c) {
+  CursorPtr common_exclusions(OrChildren& c) {
     if (c.negation_is_everything) return std::make_unique<EmptyCursor>();
     if (c.negated.size() == 1) return std::move(c.negated[0]);
-    return std::make_unique<AndCursor>(std::move(c.negated));
+    return std::make_unique<AndCursor>(std::move(c.negated), segment_.doc_count());
   }
 
   // Without scores: p1 OR .. OR NOT n1 OR .. = NOT ((n1 AND ..) AND NOT (p1 OR ..)),

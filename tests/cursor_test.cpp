@@ -185,13 +185,13 @@ TEST_F(CursorTest, AndOfEveryPairAndTriple) {
       std::vector<std::unique_ptr<DocCursor>> kids;
       kids.push_back(postings_.term(terms_[b]));  // dense first: AND must reorder
       kids.push_back(postings_.term(terms_[a]));
-      AndCursor c(std::move(kids));
+      AndCursor c(std::move(kids), kDocs);
       check_steps(c, intersect(sets_[a], sets_[b]), rng_);
     }
   }
   std::vector<std::unique_ptr<DocCursor>> kids;
   for (size_t t : {3, 4, 5}) kids.push_back(postings_.term(terms_[t]));
-  AndCursor c(std::move(kids));
+  AndCursor c(std::move(kids), kDocs);
   EXPECT_EQ(drain(c), intersect(intersect(sets_[3], sets_[4]), sets_[5]));
 }
 
@@ -252,7 +252,7 @@ TEST_F(CursorTest, MinCompetitiveScoreLeavesOutWhatCannotCompete) {
     std::vector<std::unique_ptr<DocCursor>> both;
     both.push_back(std::make_unique<ListCursor>(a, 1.0f));
     both.push_back(std::make_unique<OrCursor>(std::move(either)));
-    return AndCursor(std::move(both));
+    return AndCursor(std::move(both), kDocs);
   };
   auto in = [](const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); };
   {
@@ -369,7 +369,7 @@ TEST_F(CursorTest, EmptyChildrenAndExhaustion) {
   std::vector<std::unique_ptr<DocCursor>> kids;
   kids.push_back(postings_.term(terms_[5]));
   kids.push_back(std::make_unique<EmptyCursor>());
-  AndCursor c(std::move(kids));
+  AndCursor c(std::move(kids), kDocs);
   EXPECT_EQ(c.doc(), kNoMoreDocs);
   AndNotCursor n(postings_.term(terms_[2]), std::make_unique<EmptyCursor>());
   EXPECT_EQ(drain(n), sets_[2]);
@@ -468,7 +468,7 @@ TEST(AndCursorCount, DenseConjunctionsCountWhatTheyIterate) {
     auto make = [&] {
       std::vector<std::unique_ptr<DocCursor>> children;
       for (size_t t : kids) children.push_back(postings.term(terms[t]));
-      return std::make_unique<AndCursor>(std::move(children));
+      return std::make_unique<AndCursor>(std::move(children), kWide);
     };
     const std::vector<DocId> matches = drain(*make());
     ASSERT_FALSE(matches.empty());
