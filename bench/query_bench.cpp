@@ -86,7 +86,7 @@ void BM_And2(benchmark::State& state) {
     kids.push_back(corpus().term(a, 0));
     kids.push_back(corpus().term(b, 1));
     postings = kids[0]->cost() + kids[1]->cost();
-    AndCursor c(std::move(kids));
+    AndCursor c(std::move(kids), kDocs);
     benchmark::DoNotOptimize(c.count_remaining());
   }
   report(state, postings);
@@ -99,7 +99,7 @@ void BM_And3(benchmark::State& state) {
     kids.push_back(corpus().term(0, 0));
     kids.push_back(corpus().term(1, 1));
     kids.push_back(corpus().term(2, 2));
-    AndCursor c(std::move(kids));
+    AndCursor c(std::move(kids), kDocs);
     benchmark::DoNotOptimize(c.count_remaining());
   }
 }

@@ -205,7 +205,7 @@ TEST_F(CursorTest, TwoPhaseAndStepsAndProbes) {
         std::vector<std::unique_ptr<DocCursor>> kids;
         kids.push_back(postings_.term(terms_[b]));
         kids.push_back(postings_.term(terms_[a]));
-        AndCursor c(std::move(kids), true);
+        AndCursor c(std::move(kids), kDocs, true);
         if (probe) {
           check_probes(c, intersect(sets_[a], sets_[b]), rng_);
         } else {

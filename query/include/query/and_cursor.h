@@ -44,6 +44,9 @@ class AndCursor final : public DocCursor {
     }
   }
 
+  // A bool would pass as the doc count.
+  AndCursor(std::vector<std::unique_ptr<DocCursor>> children, bool two_phase) = delete;
+
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
     if (approximate_) return step_once(doc_ + 1);
