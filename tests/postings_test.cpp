@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fts {
@@ -223,6 +225,68 @@ TEST(Postings, AdvanceMatchesLinearScan) {
         Postings p = make_postings(rng, n, gap, rep == 4, rng() % 1000);
         expect_advance_matches(p, rng, rep % 2 == 0);
         if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// align_pair() steps two lists through their common docs, from wherever
+// next() and advance() left them, with freqs and positions still those of
+// the doc it stops on: lists of like and unlike lengths and gaps, one
+// starting far beyond the other, tails alone and many blocks.
+TEST(Postings, AlignPairStepsThroughTheCommonDocs) {
+  std::mt19937 rng(5);
+  struct Shape {
+    size_t n;
+    uint32_t gap;
+    DocId first;
+  };
+  const std::vector<std::pair<Shape, Shape>> pairs = {
+      {{1000, 4, 0}, {1000, 4, 0}},     {{5000, 2, 0}, {3000, 5, 10}}, {{100, 3, 0}, {20000, 1, 0}},
+      {{127, 50, 0}, {129, 40, 0}},     {{2000, 8, 9000}, {3000, 3, 0}}, {{1, 1, 500}, {700, 2, 0}},
+      {{40000, 1, 0}, {40000, 1, 7}}};
+  for (const auto& [sa, sb] : pairs) {
+    for (int rep = 0; rep < 4; ++rep) {
+      SCOPED_TRACE("n=" + std::to_string(sa.n) + "/" + std::to_string(sb.n) + " rep " + std::to_string(rep));
+      const Postings pa = make_postings(rng, sa.n, sa.gap, false, sa.first);
+      const Postings pb = make_postings(rng, sb.n, sb.gap, rep % 2 == 0, sb.first);
+      Segment seg;
+      const TermInfo ia = write(seg, pa), ib = write(seg, pb);
+      PostingsCursor a(seg.post_bytes(), seg.pos_bytes(), ia, "a"), b(seg.post_bytes(), seg.pos_bytes(), ib, "b");
+      std::vector<DocId> common;
+      std::set_intersection(pa.docs.begin(), pa.docs.end(), pb.docs.begin(), pb.docs.end(), std::back_inserter(common));
+      a.next();
+      b.next();
+      // Start one list partway (rep 2 and 3), as a parent's advance() does.
+      if (rep >= 2 && !pb.docs.empty()) b.advance(pb.docs[pb.docs.size() / 3]);
+      auto it = std::lower_bound(common.begin(), common.end(), std::max(a.doc(), b.doc()));
+      std::vector<uint32_t> got;
+      for (;;) {
+        const DocId d = PostingsCursor::align_pair(a, b);
+        if (it == common.end()) {
+          ASSERT_EQ(d, kNoMoreDocs);
+          break;
+        }
+        ASSERT_EQ(d, *it);
+        ASSERT_EQ(a.doc(), d);
+        ASSERT_EQ(b.doc(), d);
+        const size_t i = std::lower_bound(pa.docs.begin(), pa.docs.end(), d) - pa.docs.begin();
+        const size_t j = std::lower_bound(pb.docs.begin(), pb.docs.end(), d) - pb.docs.begin();
+        ASSERT_EQ(a.freq(), pa.freqs[i]);
+        ASSERT_EQ(b.freq(), pb.freqs[j]);
+        if (rng() % 8 == 0) {
+          b.positions(got);
+          ASSERT_EQ(got, positions_of(pb, j));
+        }
+        ++it;
+        // Move on as a conjunction does: the lead steps, or jumps.
+        if (rng() % 4 == 0 && it != common.end()) {
+          const DocId target = *it - (rng() % 2);
+          a.advance(std::max(target, d + 1));
+          it = std::lower_bound(it, common.end(), a.doc());
+        } else {
+          a.next();
+        }
       }
     }
   }

@@ -37,6 +37,7 @@ class AndCursor final : public DocCursor {
       if (c->approximate()) confirm_.push_back(c.get());
     for (auto& c : children_) terms_.push_back(dynamic_cast<TermCursor*>(c.get()));
     if (std::find(terms_.begin(), terms_.end(), nullptr) != terms_.end()) terms_.clear();
+    merge_pair_ = terms_.size() >= 2 && terms_[1]->cost() <= kMergeRatio * terms_[0]->cost();
     if (approximate_) {
       step_once(children_[0]->doc());
     } else {
@@ -143,11 +144,16 @@ class AndCursor final : public DocCursor {
   // first on the children's approximations, then confirmed by the
   // two-phase children, rarest first. A conjunction of terms (the common
   // case) leapfrogs through the final TermCursor, whose advance() inlines
-  // instead of a virtual call per candidate.
+  // instead of a virtual call per candidate, or merges its two rarest
+  // where they are of like length (merge_terms()).
   DocId align(DocId candidate) {
     for (;;) {
-      candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) { return children_[i].get(); }, candidate)
-                                 : leapfrog(terms_.size(), [&](size_t i) { return terms_[i]; }, candidate);
+      if (merge_pair_) {
+        candidate = merge_terms(candidate);
+      } else {
+        candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) { return children_[i].get(); }, candidate)
+                                   : leapfrog(terms_.size(), [&](size_t i) { return terms_[i]; }, candidate);
+      }
       if (candidate == kNoMoreDocs ||
           std::all_of(confirm_.begin(), confirm_.end(), [](DocCursor* c) { return c->confirm(); }))
         return doc_ = candidate;
@@ -173,6 +179,25 @@ class AndCursor final : public DocCursor {
       }
     }
     return candidate;
+  }
+
+  // leapfrog() of terms whose two rarest are of like length: those two are
+  // merged (TermCursor::align_pair()), the others advanced to their
+  // common docs. candidate: the lead's doc.
+  DocId merge_terms(DocId candidate) {
+    TermCursor& lead = *terms_[0];
+    for (;;) {
+      if (candidate == kNoMoreDocs) return kNoMoreDocs;
+      const DocId d = TermCursor::align_pair(lead, *terms_[1]);
+      if (d == kNoMoreDocs) return kNoMoreDocs;
+      size_t k = 2;
+      for (; k < terms_.size(); ++k) {
+        TermCursor* c = terms_[k];
+        if ((c->doc() < d ? c->advance(d) : c->doc()) != d) break;
+      }
+      if (k == terms_.size()) return d;
+      candidate = lead.advance(terms_[k]->doc());
+    }
   }
 
   // Approximate iteration: each child moves to target once, cheapest
@@ -291,6 +316,10 @@ class AndCursor final : public DocCursor {
   std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child
   double bounds_total_ = 0;
   uint32_t doc_count_;
+  // The two rarest children are terms merged by align_pair(): where the
+  // second is at most kMergeRatio times the lead's length.
+  static constexpr uint64_t kMergeRatio = 8;
+  bool merge_pair_ = false;
   bool approximate_ = false;
   bool matched_ = false;           // confirm()'s answer for checked_
   DocId checked_ = kNoMoreDocs;    // the doc matched_ is of

@@ -36,6 +36,13 @@ class TermCursor final : public DocCursor {
     return doc_ = postings_.advance(target);
   }
   uint64_t cost() const override { return postings_.cost(); }
+  // PostingsCursor::align_pair() of two terms.
+  static DocId align_pair(TermCursor& a, TermCursor& b) {
+    const DocId d = PostingsCursor::align_pair(a.postings_, b.postings_);
+    a.doc_ = a.postings_.doc();
+    b.doc_ = b.postings_.doc();
+    return d;
+  }
   float score() override {
     if (!weight_) return 0;
     return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
