@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "query/doc_cursor.h"
+#include "query/merge_align.h"
 #include "query/term_cursor.h"
 
 namespace fts {
@@ -181,23 +182,11 @@ class AndCursor final : public DocCursor {
     return candidate;
   }
 
-  // leapfrog() of terms whose two rarest are of like length: those two are
-  // merged (TermCursor::align_pair()), the others advanced to their
-  // common docs. candidate: the lead's doc.
+  // leapfrog() of terms whose two rarest are of like length
+  // (merge_align.h). candidate: the lead's doc.
   DocId merge_terms(DocId candidate) {
-    TermCursor& lead = *terms_[0];
-    for (;;) {
-      if (candidate == kNoMoreDocs) return kNoMoreDocs;
-      const DocId d = TermCursor::align_pair(lead, *terms_[1]);
-      if (d == kNoMoreDocs) return kNoMoreDocs;
-      size_t k = 2;
-      for (; k < terms_.size(); ++k) {
-        TermCursor* c = terms_[k];
-        if ((c->doc() < d ? c->advance(d) : c->doc()) != d) break;
-      }
-      if (k == terms_.size()) return d;
-      candidate = lead.advance(terms_[k]->doc());
-    }
+    if (candidate == kNoMoreDocs) return kNoMoreDocs;
+    return merge_align(*terms_[0], *terms_[1], terms_.size(), [&](size_t i) -> TermCursor& { return *terms_[i]; });
   }
 
   // Approximate iteration: each child moves to target once, cheapest
@@ -316,10 +305,7 @@ class AndCursor final : public DocCursor {
   std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child
   double bounds_total_ = 0;
   uint32_t doc_count_;
-  // The two rarest children are terms merged by align_pair(): where the
-  // second is at most kMergeRatio times the lead's length.
-  static constexpr uint64_t kMergeRatio = 8;
-  bool merge_pair_ = false;
+  bool merge_pair_ = false;  // the two rarest children are terms merged by merge_terms()
   bool approximate_ = false;
   bool matched_ = false;           // confirm()'s answer for checked_
   DocId checked_ = kNoMoreDocs;    // the doc matched_ is of

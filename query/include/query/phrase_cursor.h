@@ -22,6 +22,7 @@
 #include "index/reader/segment_reader.h"
 #include "query/bm25.h"
 #include "query/doc_cursor.h"
+#include "query/merge_align.h"
 
 namespace fts {
 
@@ -55,6 +56,7 @@ class PhraseCursor final : public DocCursor {
     std::stable_sort(order_.begin(), order_.end(),
                      [&](uint32_t a, uint32_t b) { return approx_[a].cost() < approx_[b].cost(); });
     for (auto& c : approx_) c.next();
+    merge_pair_ = order_.size() >= 2 && approx_[order_[1]].cost() <= kMergeRatio * uint64_t(approx_[order_[0]].cost());
     if (field_tokens_.empty()) parts_.emplace_back();  // positions from approx_
     find(approx_[order_[0]].doc());
   }
@@ -172,8 +174,14 @@ class PhraseCursor final : public DocCursor {
     return target;
   }
 
+  // Every token's doc from candidate, the lead's, on: the two rarest
+  // merged where they are of like length (merge_align.h).
   DocId align(DocId candidate) {
     const size_t n = order_.size();
+    if (merge_pair_ && candidate != kNoMoreDocs) {
+      return merge_align(approx_[order_[0]], approx_[order_[1]], n,
+                         [&](size_t i) -> PostingsCursor& { return approx_[order_[i]]; });
+    }
   again:
     if (candidate == kNoMoreDocs) return kNoMoreDocs;
     for (size_t i = 1; i < n; ++i) {
@@ -266,6 +274,7 @@ class PhraseCursor final : public DocCursor {
 
   std::vector<PostingsCursor> approx_;
   std::vector<uint32_t> order_;  // approx_ indices by ascending cost
+  bool merge_pair_ = false;      // align() merges order_[0] and order_[1]
   std::vector<uint32_t> slots_;
   std::vector<std::string_view> field_tokens_;
   std::vector<FieldPart> parts_;

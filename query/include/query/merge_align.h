@@ -1,0 +1,43 @@
+// The conjunction step shared by AndCursor (over terms) and PhraseCursor
+// (over its tokens' postings) where the two rarest lists are of like
+// length: those two are merged block against block (align_pair(), a
+// compare and two branch-free steps per doc, where leapfrogging advance()s
+// mispredicted about every other doc), the others advanced to each doc
+// they hold in common.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "index/format/postings.h"
+
+namespace fts {
+
+// Where a conjunction merges its two rarest lists: the second at most this
+// many times the lead's length. On and.txt top10, 8 beat 4 by 7% at 6M
+// docs and 16 lost 11%; phrase.txt's tokens took 13% less time at 1M and
+// 6M, though `"or not"` (the second 5.4 times the lead, and half the docs)
+// took 5% more: a list that dense is mostly one step from the target.
+constexpr uint64_t kMergeRatio = 8;
+
+// The first doc from lead's and second's on that lead, second and other(i)
+// for every i in [2, n) hold, each moved there; kNoMoreDocs when none.
+// Cursor::align_pair(lead, second) merges the two.
+template <class Cursor, class Other>
+DocId merge_align(Cursor& lead, Cursor& second, size_t n, Other&& other) {
+  for (;;) {
+    const DocId d = Cursor::align_pair(lead, second);
+    if (d == kNoMoreDocs) return kNoMoreDocs;
+    size_t i = 2;
+    for (; i < n; ++i) {
+      auto& c = other(i);
+      if ((c.doc() < d ? c.advance(d) : c.doc()) != d) break;
+    }
+    if (i == n) return d;
+    const DocId past = other(i).doc();
+    if (past == kNoMoreDocs) return kNoMoreDocs;
+    lead.advance(past);
+  }
+}
+
+}  // namespace fts
