@@ -32,6 +32,38 @@ struct CrcTables {
 constexpr CrcTables kCrcTables;
 
 #ifdef FTS_HAVE_SSE42_PATH
+// The CRC instruction takes three cycles and can start one a cycle: the
+// hardware path runs three stripes of kStripe bytes side by side and joins
+// them. The register is linear in the data, so the register after stripes
+// A B C from r is shift(shift(reg(A, r)) ^ reg(B, 0)) ^ reg(C, 0), where
+// shift(x) is the register after kStripe zero bytes from x, a linear map
+// kept as four byte tables. (Verifying the 24 MB of norms of a 6M-doc
+// segment at open took 18% of a cold query.)
+constexpr size_t kStripe = 4096;
+
+struct ShiftTables {
+  uint32_t t[4][256];
+  constexpr ShiftTables() : t{} {
+    uint32_t basis[32] = {};  // shift() of each single bit
+    for (int bit = 0; bit < 32; ++bit) {
+      uint32_t r = uint32_t(1) << bit;
+      for (size_t i = 0; i < kStripe / 8; ++i) {  // eight zero bytes at a time
+        const auto& k = kCrcTables.t;
+        r = k[7][r & 0xff] ^ k[6][(r >> 8) & 0xff] ^ k[5][(r >> 16) & 0xff] ^ k[4][r >> 24];
+      }
+      basis[bit] = r;
+    }
+    for (int k = 0; k < 4; ++k)
+      for (uint32_t b = 0; b < 256; ++b)
+        for (int bit = 0; bit < 8; ++bit)
+          if (b >> bit & 1) t[k][b] ^= basis[8 * k + bit];
+  }
+  uint32_t shift(uint32_t r) const {
+    return t[0][r & 0xff] ^ t[1][(r >> 8) & 0xff] ^ t[2][(r >> 16) & 0xff] ^ t[3][r >> 24];
+  }
+};
+constexpr ShiftTables kShift;
+
 __attribute__((target("sse4.2"))) uint32_t crc32c_sse42(uint32_t crc, const uint8_t* p, size_t n) {
   uint32_t c = ~crc;
   while (n > 0 && (reinterpret_cast<uintptr_t>(p) & 7) != 0) {
@@ -39,12 +71,22 @@ __attribute__((target("sse4.2"))) uint32_t crc32c_sse42(uint32_t crc, const uint
     --n;
   }
 #if defined(__x86_64__)
-  uint64_t c64 = c;
-  for (; n >= 8; n -= 8, p += 8) {
+  auto load = [](const uint8_t* at) {
     uint64_t v;
-    std::memcpy(&v, p, 8);
-    c64 = _mm_crc32_u64(c64, v);
+    std::memcpy(&v, at, 8);
+    return v;
+  };
+  uint64_t c64 = c;
+  for (; n >= 3 * kStripe; n -= 3 * kStripe, p += 3 * kStripe) {
+    uint64_t c1 = 0, c2 = 0;
+    for (size_t i = 0; i < kStripe; i += 8) {
+      c64 = _mm_crc32_u64(c64, load(p + i));
+      c1 = _mm_crc32_u64(c1, load(p + kStripe + i));
+      c2 = _mm_crc32_u64(c2, load(p + 2 * kStripe + i));
+    }
+    c64 = kShift.shift(kShift.shift(static_cast<uint32_t>(c64)) ^ static_cast<uint32_t>(c1)) ^ static_cast<uint32_t>(c2);
   }
+  for (; n >= 8; n -= 8, p += 8) c64 = _mm_crc32_u64(c64, load(p));
   c = static_cast<uint32_t>(c64);
 #endif
   for (; n > 0; --n) c = _mm_crc32_u8(c, *p++);
