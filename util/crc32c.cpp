@@ -71,22 +71,17 @@ __attribute__((target("sse4.2"))) uint32_t crc32c_sse42(uint32_t crc, const uint
     --n;
   }
 #if defined(__x86_64__)
-  auto load = [](const uint8_t* at) {
-    uint64_t v;
-    std::memcpy(&v, at, 8);
-    return v;
-  };
   uint64_t c64 = c;
   for (; n >= 3 * kStripe; n -= 3 * kStripe, p += 3 * kStripe) {
     uint64_t c1 = 0, c2 = 0;
     for (size_t i = 0; i < kStripe; i += 8) {
-      c64 = _mm_crc32_u64(c64, load(p + i));
-      c1 = _mm_crc32_u64(c1, load(p + kStripe + i));
-      c2 = _mm_crc32_u64(c2, load(p + 2 * kStripe + i));
+      c64 = _mm_crc32_u64(c64, load_u64(p + i));
+      c1 = _mm_crc32_u64(c1, load_u64(p + kStripe + i));
+      c2 = _mm_crc32_u64(c2, load_u64(p + 2 * kStripe + i));
     }
     c64 = kShift.shift(kShift.shift(static_cast<uint32_t>(c64)) ^ static_cast<uint32_t>(c1)) ^ static_cast<uint32_t>(c2);
   }
-  for (; n >= 8; n -= 8, p += 8) c64 = _mm_crc32_u64(c64, load(p));
+  for (; n >= 8; n -= 8, p += 8) c64 = _mm_crc32_u64(c64, load_u64(p));
   c = static_cast<uint32_t>(c64);
 #endif
   for (; n > 0; --n) c = _mm_crc32_u8(c, *p++);

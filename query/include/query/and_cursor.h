@@ -38,7 +38,7 @@ class AndCursor final : public DocCursor {
       if (c->approximate()) confirm_.push_back(c.get());
     for (auto& c : children_) terms_.push_back(dynamic_cast<TermCursor*>(c.get()));
     if (std::find(terms_.begin(), terms_.end(), nullptr) != terms_.end()) terms_.clear();
-    merge_pair_ = terms_.size() >= 2 && terms_[1]->cost() <= kMergeRatio * terms_[0]->cost();
+    merge_pair_ = terms_.size() >= 2 && merge_pays(terms_[0]->cost(), terms_[1]->cost());
     if (approximate_) {
       step_once(children_[0]->doc());
     } else {
@@ -146,11 +146,11 @@ class AndCursor final : public DocCursor {
   // two-phase children, rarest first. A conjunction of terms (the common
   // case) leapfrogs through the final TermCursor, whose advance() inlines
   // instead of a virtual call per candidate, or merges its two rarest
-  // where they are of like length (merge_terms()).
+  // where they are of like length (merge_align.h).
   DocId align(DocId candidate) {
     for (;;) {
-      if (merge_pair_) {
-        candidate = merge_terms(candidate);
+      if (merge_pair_) {  // candidate is terms_[0]'s doc
+        candidate = merge_align(*terms_[0], *terms_[1], terms_.size(), [&](size_t i) -> TermCursor& { return *terms_[i]; });
       } else {
         candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) { return children_[i].get(); }, candidate)
                                    : leapfrog(terms_.size(), [&](size_t i) { return terms_[i]; }, candidate);
@@ -180,13 +180,6 @@ class AndCursor final : public DocCursor {
       }
     }
     return candidate;
-  }
-
-  // leapfrog() of terms whose two rarest are of like length
-  // (merge_align.h). candidate: the lead's doc.
-  DocId merge_terms(DocId candidate) {
-    if (candidate == kNoMoreDocs) return kNoMoreDocs;
-    return merge_align(*terms_[0], *terms_[1], terms_.size(), [&](size_t i) -> TermCursor& { return *terms_[i]; });
   }
 
   // Approximate iteration: each child moves to target once, cheapest
@@ -305,7 +298,7 @@ class AndCursor final : public DocCursor {
   std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child
   double bounds_total_ = 0;
   uint32_t doc_count_;
-  bool merge_pair_ = false;  // the two rarest children are terms merged by merge_terms()
+  bool merge_pair_ = false;  // align() merges terms_[0] and terms_[1]
   bool approximate_ = false;
   bool matched_ = false;           // confirm()'s answer for checked_
   DocId checked_ = kNoMoreDocs;    // the doc matched_ is of

@@ -20,6 +20,9 @@ namespace fts {
 // took 5% more: a list that dense is mostly one step from the target.
 constexpr uint64_t kMergeRatio = 8;
 
+// Whether a conjunction merges lists of these lengths, the lead's first.
+inline bool merge_pays(uint64_t lead_cost, uint64_t second_cost) { return second_cost <= kMergeRatio * lead_cost; }
+
 // The first doc from lead's and second's on that lead, second and other(i)
 // for every i in [2, n) hold, each moved there; kNoMoreDocs when none.
 // Cursor::align_pair(lead, second) merges the two.

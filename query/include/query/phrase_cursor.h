@@ -56,7 +56,7 @@ class PhraseCursor final : public DocCursor {
     std::stable_sort(order_.begin(), order_.end(),
                      [&](uint32_t a, uint32_t b) { return approx_[a].cost() < approx_[b].cost(); });
     for (auto& c : approx_) c.next();
-    merge_pair_ = order_.size() >= 2 && approx_[order_[1]].cost() <= kMergeRatio * uint64_t(approx_[order_[0]].cost());
+    merge_pair_ = order_.size() >= 2 && merge_pays(approx_[order_[0]].cost(), approx_[order_[1]].cost());
     if (field_tokens_.empty()) parts_.emplace_back();  // positions from approx_
     find(approx_[order_[0]].doc());
   }
@@ -178,7 +178,7 @@ class PhraseCursor final : public DocCursor {
   // merged where they are of like length (merge_align.h).
   DocId align(DocId candidate) {
     const size_t n = order_.size();
-    if (merge_pair_ && candidate != kNoMoreDocs) {
+    if (merge_pair_) {
       return merge_align(approx_[order_[0]], approx_[order_[1]], n,
                          [&](size_t i) -> PostingsCursor& { return approx_[order_[i]]; });
     }
