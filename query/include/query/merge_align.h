@@ -14,9 +14,10 @@
 namespace fts {
 
 // Where a conjunction merges its two rarest lists: the second at most this
-// many times the lead's length. On and.txt top10, 8 beat 4 by 7% at 6M
-// docs and 16 lost 11%; phrase.txt's tokens took 13% less time at 1M and
-// 6M, though `"or not"` (the second 5.4 times the lead, and half the docs)
+// many times the lead's length. On and.txt top10 at 6M docs, 4, 8 and 16
+// came within 3% of each other (pairs of 4 to 8 gain in top10 and lose a
+// little in counts); phrase.txt's tokens took 12% less time at 1M and 6M,
+// though `"or not"` (the second 5.4 times the lead, and half the docs)
 // took 5% more: a list that dense is mostly one step from the target.
 constexpr uint64_t kMergeRatio = 8;
 
