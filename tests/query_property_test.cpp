@@ -395,6 +395,47 @@ TEST(QueryPropertyTest, PhraseTokensOnlyAcrossFieldsMatchNothing) {
   EXPECT_EQ(searcher.count(parse_query("\"alpha beta\"", analyzer).get()), 1u);
 }
 
+// An unqualified phrase found in the title of some docs, the abstract of
+// others, both of a few, with its tokens split across the fields in more:
+// once past its first candidate it walks the two fields' postings, not the
+// kAny ones. Alone, in an OR (which asks its children to go two-phase only
+// after they found their first match), beside a required clause, excluded
+// (probed), ranked (a doc holding it in both fields scores both); one
+// segment and many.
+TEST(QueryPropertyTest, PhraseInEitherFieldMatchesWhereverItOccurs) {
+  std::mt19937 rng(11);
+  const char* fillers[] = {"gamma", "delta", "beta gamma", "alpha delta", "gamma alpha"};
+  std::vector<Document> docs;
+  for (int i = 0; i < 900; ++i) {
+    Document d;
+    d.url = "u" + std::to_string(i);
+    d.title = fillers[rng() % 5];
+    d.abstract = std::string(fillers[rng() % 5]) + " " + fillers[rng() % 5];
+    switch (rng() % 8) {
+      case 0: d.title += " alpha beta"; break;
+      case 1: d.abstract += " alpha beta delta"; break;
+      case 2: d.title = "alpha beta " + d.title, d.abstract += " alpha beta alpha beta"; break;
+      case 3: d.title += " alpha", d.abstract = "beta " + d.abstract; break;  // across the fields only
+      default: break;
+    }
+    docs.push_back(d);
+  }
+  Analyzer analyzer;
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  for (uint32_t max_segment_docs : {0u, 128u}) {
+    test::TempDir dir;
+    auto index = index_of(dir.str(), docs, max_segment_docs);
+    Searcher searcher(index, SearcherOptions{0, 0});
+    for (const char* text : {"\"alpha beta\"", "\"alpha beta\" OR delta", "\"alpha beta\" OR \"beta delta\"",
+                             "gamma \"alpha beta\"", "gamma -\"alpha beta\"", "\"gamma alpha beta\"",
+                             "(\"alpha beta\" OR \"delta gamma\") -\"beta gamma\""}) {
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(query) << text;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text << " segments of " << max_segment_docs;
+    }
+  }
+}
+
 // Every query of the shared sets over the jargon file, against brute force.
 TEST(QueryPropertyTest, SharedQueriesOverJargonMatchBruteForce) {
   FTS_REQUIRE_SHARED(dump, "corpus/jargon.xml.gz");

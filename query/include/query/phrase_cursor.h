@@ -1,5 +1,5 @@
 // Docs where the phrase's tokens occur consecutively, in order, within one
-// field. Docs holding every token come from a leapfrog over the tokens'
+// field. Docs holding every token come from a conjunction of the tokens'
 // postings (the "approximation": kAny postings for an unqualified phrase,
 // which carry no positions, or the field's own); each candidate is then
 // confirmed on positions, per field part (title and abstract for an
@@ -10,10 +10,13 @@
 // when a first candidate needs confirming: beside a rarer required clause
 // most segments of a many-segment index never get that far, and the six
 // lookups and cursors of a three-token phrase were most of its cost there.
+// From there an exact one iterates the union of the two fields'
+// conjunctions (the title's mostly short), no longer the kAny lists: those
+// hold the abstract's docs again, and reading both cost a sixth of `"one
+// who is"`. Two-phase, it stays on the kAny lists, confirmed per doc.
 #pragma once
 
 #include <algorithm>
-#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,7 +25,7 @@
 #include "index/reader/segment_reader.h"
 #include "query/bm25.h"
 #include "query/doc_cursor.h"
-#include "query/merge_align.h"
+#include "query/token_conjunction.h"
 
 namespace fts {
 
@@ -51,32 +54,35 @@ class PhraseCursor final : public DocCursor {
         positions_(approx_.size()),
         index_(slots_.size()),
         approximate_(two_phase) {
-    order_.resize(approx_.size());
-    std::iota(order_.begin(), order_.end(), 0u);
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](uint32_t a, uint32_t b) { return approx_[a].cost() < approx_[b].cost(); });
-    for (auto& c : approx_) c.next();
-    merge_pair_ = order_.size() >= 2 && merge_pays(approx_[order_[0]].cost(), approx_[order_[1]].cost());
-    if (field_tokens_.empty()) parts_.emplace_back();  // positions from approx_
-    find(approx_[order_[0]].doc());
+    if (field_tokens_.empty()) parts_ready_ = true;  // positions from approx_
+    find();
   }
 
   DocId next() override {
-    if (doc_ == kNoMoreDocs || no_field_holds_every_token()) return doc_ = kNoMoreDocs;
+    if (doc_ == kNoMoreDocs) return doc_;
+    if (on_parts_) return find_on_parts(doc_ + 1);
+    if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     // After advance_once() the lead token may be short of doc_.
-    PostingsCursor& lead = approx_[order_[0]];
-    return find(approximate_ ? lead.advance(doc_ + 1) : lead.next());
+    PostingsCursor& lead = approx_.lead();
+    if (approximate_) {
+      lead.advance(doc_ + 1);
+    } else {
+      lead.next();
+    }
+    return find();
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
+    if (on_parts_) return find_on_parts(target);
     if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     if (approximate_) return advance_once(target);
-    return find(approx_[order_[0]].advance(target));
+    approx_.lead().advance(target);
+    return find();
   }
-  uint64_t cost() const override { return approx_[order_[0]].cost(); }
+  uint64_t cost() const override { return approx_.lead().cost(); }
   uint64_t work() const override {
     uint64_t w = 0;
-    for (const auto& c : approx_) w += c.cost();
+    for (const auto& c : approx_.cursors()) w += c.cost();
     // The title and abstract postings of a token hold about as many docs
     // as its kAny postings: counted without looking them up.
     if (!field_tokens_.empty()) w *= 2;
@@ -89,19 +95,21 @@ class PhraseCursor final : public DocCursor {
     if (!weight_) return 0;
     if (max_score_ < 0) {
       uint32_t tf = UINT32_MAX;
-      for (const auto& c : approx_) tf = std::min(tf, c.max_freq());
+      for (const auto& c : approx_.cursors()) tf = std::min(tf, c.max_freq());
       max_score_ = weight_->score(tf, std::max(1u, segment_->shortest_field_length(field_)));
-      for (const auto& c : approx_) {
+      for (const auto& c : approx_.cursors()) {
         if (const int column = c.impact_column(field_); column >= 0)
           max_score_ = std::min(max_score_, weight_->impact_bound(c.term_impact(column), c.reference_average(column)));
       }
     }
     return max_score_;
   }
+  // From approx_'s skip data, which iterating the field parts leaves alone.
   Bound block_bound(DocId target) override {
     if (!weight_ || doc_ == kNoMoreDocs) return {kNoMoreDocs, 0};
     Bound out{kNoMoreDocs, max_score()};
-    for (auto& c : approx_) {
+    for (size_t u = 0; u < approx_.size(); ++u) {
+      PostingsCursor& c = approx_[u];
       const int column = c.impact_column(field_);
       if (column < 0) continue;
       const PostingsCursor::Bound b = c.block_bound(target, column);
@@ -113,16 +121,19 @@ class PhraseCursor final : public DocCursor {
   // Positions are read only when every token's postings hold target. The
   // lead never passes a match it was not asked about (see find() and
   // advance_once()), so a lead beyond target means target lacks the lead
-  // token.
+  // token. Once the field parts are iterated approx_ is left where they
+  // took over, at or before doc(), so it still steps to any target.
   bool contains(DocId target) override {
     if (target < doc_) return false;
     if (target == doc_) return confirm();
-    return step_tokens(target) == target && occurrences(target, false) > 0;
+    return approx_.step(target) == target && occurrences(target, false) > 0;
   }
   // From now on stop on candidates: next() on docs holding every token,
   // advance() where a token first passes the target (advance_once());
-  // confirm() checks the tokens, then reads positions.
+  // confirm() checks the tokens, then reads positions. A phrase already
+  // iterating its field parts stays exact.
   bool approximate() override {
+    if (on_parts_) return false;
     if (!approximate_) checked_ = doc_;  // found exactly so far
     approximate_ = true;
     return true;
@@ -130,7 +141,7 @@ class PhraseCursor final : public DocCursor {
   bool confirm() override {
     if (checked_ != doc_) {
       checked_ = doc_;
-      freq_ = doc_ == kNoMoreDocs || step_tokens(doc_) != doc_ ? 0 : occurrences(doc_, weight_ != nullptr);
+      freq_ = doc_ == kNoMoreDocs || approx_.step(doc_) != doc_ ? 0 : occurrences(doc_, weight_ != nullptr);
     }
     return freq_ > 0;
   }
@@ -139,17 +150,47 @@ class PhraseCursor final : public DocCursor {
   }
 
  private:
-  // The first doc >= the lead's doc candidate holding an occurrence (or
-  // every token, when approximate).
-  DocId find(DocId candidate) {
+  // The positional postings of the unique tokens in one field, in approx_'s
+  // order, and the doc they are aligned on while the parts are iterated.
+  struct FieldPart {
+    TokenConjunction tokens;
+    DocId doc = 0;
+  };
+
+  // The first doc from the lead's on holding an occurrence (or every
+  // token, when approximate). An exact unqualified phrase hands over to its
+  // field parts at the first doc holding every token anywhere: iterating
+  // the kAny lists besides would read each doc id twice, and the parts are
+  // looked up only where the phrase may match at all.
+  DocId find() {
     for (;;) {
-      candidate = align(candidate);
+      const DocId candidate = approx_.align();
       if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
       if (approximate_) return doc_ = candidate;
+      if (!field_tokens_.empty()) {
+        if (!parts_ready_) look_up_field_parts();
+        for (auto& part : parts_) part.doc = part.tokens.align_from(candidate);
+        on_parts_ = true;
+        return find_on_parts(candidate);
+      }
       freq_ = occurrences(candidate, weight_ != nullptr);
       if (freq_ > 0) return checked_ = doc_ = candidate;
-      if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
-      candidate = approx_[order_[0]].next();
+      approx_.lead().next();
+    }
+  }
+
+  // The first doc >= target where a field part holds an occurrence.
+  DocId find_on_parts(DocId target) {
+    for (;;) {
+      DocId first = kNoMoreDocs;
+      for (auto& part : parts_) {
+        if (part.doc < target) part.doc = part.tokens.align_from(target);
+        first = std::min(first, part.doc);
+      }
+      if (first == kNoMoreDocs) return doc_ = kNoMoreDocs;
+      freq_ = occurrences(first, weight_ != nullptr);
+      if (freq_ > 0) return checked_ = doc_ = first;
+      target = first + 1;
     }
   }
 
@@ -160,91 +201,46 @@ class PhraseCursor final : public DocCursor {
   // all of them, far beyond where the parent asks next (`abstract:bp "is
   // formed by"` made 4.6 token advances per bp doc). The doc returned may
   // lack a token; confirm() checks.
-  DocId advance_once(DocId target) { return doc_ = step_tokens(target); }
-
-  // Moves each token to target once, rarest first: target when every
-  // token holds it, else the doc of the first token that passed it.
-  DocId step_tokens(DocId target) {
-    for (uint32_t i : order_) {
-      PostingsCursor& c = approx_[i];
-      DocId d = c.doc();
-      if (d < target) d = c.advance(target);
-      if (d != target) return d;
-    }
-    return target;
-  }
-
-  // Every token's doc from candidate, the lead's, on: the two rarest
-  // merged where they are of like length (merge_align.h).
-  DocId align(DocId candidate) {
-    const size_t n = order_.size();
-    if (merge_pair_) {
-      return merge_align(approx_[order_[0]], approx_[order_[1]], n,
-                         [&](size_t i) -> PostingsCursor& { return approx_[order_[i]]; });
-    }
-  again:
-    if (candidate == kNoMoreDocs) return kNoMoreDocs;
-    for (size_t i = 1; i < n; ++i) {
-      PostingsCursor& c = approx_[order_[i]];
-      DocId d = c.doc();
-      if (d < candidate) d = c.advance(candidate);
-      if (d > candidate) {
-        if (d == kNoMoreDocs) return kNoMoreDocs;
-        candidate = approx_[order_[0]].advance(d);
-        goto again;
-      }
-    }
-    return candidate;
-  }
-
-  // The positional postings of the unique tokens in one field, in approx_'s
-  // order; empty when that field is approx_'s own (single-field phrase).
-  struct FieldPart {
-    std::vector<PostingsCursor> cursors;
-  };
+  DocId advance_once(DocId target) { return doc_ = approx_.step(target); }
 
   // Once looked up, no field part: the tokens meet only across fields, and
   // no candidate can be confirmed.
-  bool no_field_holds_every_token() const { return parts_ready_ && parts_.empty(); }
+  bool no_field_holds_every_token() const { return parts_ready_ && !field_tokens_.empty() && parts_.empty(); }
 
   // The title and abstract parts of an unqualified phrase, each where the
   // field holds every token.
   void look_up_field_parts() {
     parts_ready_ = true;
-    if (field_tokens_.empty()) return;
     for (Field f : {Field::kTitle, Field::kAbstract}) {
-      FieldPart part;
-      part.cursors.reserve(field_tokens_.size());
+      std::vector<PostingsCursor> cursors;
+      cursors.reserve(field_tokens_.size());
       for (std::string_view token : field_tokens_) {
         auto info = segment_->lookup(f, token);
         if (!info) break;
-        part.cursors.push_back(segment_->cursor(f, *info));
-        part.cursors.back().next();
+        cursors.push_back(segment_->cursor(f, *info));
       }
-      if (part.cursors.size() == field_tokens_.size()) parts_.push_back(std::move(part));
+      if (cursors.size() == field_tokens_.size()) parts_.push_back({TokenConjunction(std::move(cursors))});
     }
   }
 
-  // Occurrences in doc summed over the field parts; with all false, stops
-  // at the first.
+  // Occurrences in doc (every token's postings of approx_ hold it) summed
+  // over the field parts; with all false, stops at the first.
   uint32_t occurrences(DocId doc, bool all) {
+    if (field_tokens_.empty()) return count_in(approx_, all);
     if (!parts_ready_) look_up_field_parts();
-    if (parts_.empty()) return 0;
     uint32_t total = 0;
     for (auto& part : parts_) {
-      std::vector<PostingsCursor>& cursors = part.cursors.empty() ? approx_ : part.cursors;
-      bool on_doc = true;
-      for (auto& c : cursors) {
-        DocId d = c.doc();
-        if (d < doc) d = c.advance(doc);
-        if (d != doc) on_doc = false;  // keep advancing the others: they stay in step
-      }
-      if (!on_doc) continue;
-      for (size_t u = 0; u < cursors.size(); ++u) cursors[u].positions(positions_[u]);
-      total += count_in_positions(all);
+      if (part.tokens.step(doc) != doc) continue;
+      total += count_in(part.tokens, all);
       if (total > 0 && !all) return total;
     }
     return total;
+  }
+
+  // Occurrences in the doc every token of tokens is on.
+  uint32_t count_in(TokenConjunction& tokens, bool all) {
+    for (size_t u = 0; u < tokens.size(); ++u) tokens[u].positions(positions_[u]);
+    return count_in_positions(all);
   }
 
   uint32_t count_in_positions(bool all) {
@@ -272,13 +268,12 @@ class PhraseCursor final : public DocCursor {
     return count;
   }
 
-  std::vector<PostingsCursor> approx_;
-  std::vector<uint32_t> order_;  // approx_ indices by ascending cost
-  bool merge_pair_ = false;      // align() merges order_[0] and order_[1]
+  TokenConjunction approx_;
   std::vector<uint32_t> slots_;
   std::vector<std::string_view> field_tokens_;
   std::vector<FieldPart> parts_;
-  bool parts_ready_ = false;  // field_tokens_ looked up
+  bool parts_ready_ = false;  // field_tokens_ looked up (or none to look up)
+  bool on_parts_ = false;     // iterating parts_ (exact, unqualified)
   const SegmentReader* segment_;
   Field field_;
   const Bm25Weight* weight_;
