@@ -588,17 +588,26 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
     pos_doc_ = 0;
   }
   // Skip the positions of the earlier docs of this block: count varint ends.
-  uint64_t skip = 0;
+  // (A 32-bit sum: wrapped only by damaged freqs, which may misplace the
+  // positions read but never a read past the end.)
+  uint32_t skip = 0;
   for (uint32_t i = pos_doc_; i < idx_; ++i) skip += freqs_[i];
   const uint8_t* p = pos_at_;
-  while (skip >= 8 && pos_end_ - p >= 8) {
+  while (skip > 0 && pos_end_ - p >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    // Bytes with the high bit clear, summed by a multiply: std::popcount
-    // is a library call on the baseline x86-64 this is built for.
-    const uint64_t ends = (((~w & 0x8080808080808080ull) >> 7) * 0x0101010101010101ull) >> 56;
-    if (ends >= skip) break;  // the last varint to skip ends inside this word
-    skip -= ends;
+    // The last byte of each varint has its high bit clear. They are
+    // counted by a multiply (std::popcount is a library call on the
+    // baseline x86-64 this is built for); the skip-th is found by clearing
+    // the ones before it and taking the lowest left.
+    uint64_t ends = ~w & 0x8080808080808080ull;
+    const uint64_t count = ((ends >> 7) * 0x0101010101010101ull) >> 56;
+    if (count >= skip) {
+      while (--skip > 0) ends &= ends - 1;
+      p += std::countr_zero(ends) / 8 + 1;
+      break;
+    }
+    skip -= static_cast<uint32_t>(count);
     p += 8;
   }
   for (; skip > 0; ++p) {
@@ -610,16 +619,23 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
   // Resized from the last doc's size, not from empty: only what it grows
   // by is zeroed (a phrase reads positions once per token and candidate).
   out.resize(f);
-  ByteReader in(p, pos_end_);
+  uint32_t* o = out.data();
   uint64_t pos = 0;
   for (uint32_t j = 0; j < f; ++j) {
-    uint64_t delta;
-    const uint8_t* at = in.pos();
-    if (!in.get_varint(delta) || delta > UINT32_MAX || (pos += delta) > UINT32_MAX)
-      pos_corrupt(at, "bad position");
-    out[j] = static_cast<uint32_t>(pos);
+    // Mostly a one-byte delta: read inline, the rest by the reader.
+    if (p == pos_end_) pos_corrupt(p, "positions run past the end");
+    uint64_t delta = *p;
+    if (delta < 0x80) {
+      ++p;
+    } else {
+      ByteReader in(p, pos_end_);
+      if (!in.get_varint(delta) || delta > UINT32_MAX) pos_corrupt(p, "bad position");
+      p = in.pos();
+    }
+    if ((pos += delta) > UINT32_MAX) pos_corrupt(p, "bad position");
+    o[j] = static_cast<uint32_t>(pos);
   }
-  pos_at_ = in.pos();
+  pos_at_ = p;
   pos_doc_ = idx_ + 1;
 }
 

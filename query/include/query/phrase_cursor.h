@@ -52,7 +52,7 @@ class PhraseCursor final : public DocCursor {
         weight_(weight),
         label_(label),
         positions_(approx_.size()),
-        index_(slots_.size()),
+        next_(slots_.size()),
         approximate_(two_phase) {
     if (field_tokens_.empty()) parts_ready_ = true;  // positions from approx_
     find();
@@ -243,19 +243,23 @@ class PhraseCursor final : public DocCursor {
     return count_in_positions(all);
   }
 
+  // Starts of the phrase in positions_: each offset's list is walked once,
+  // its read point kept in next_ (reset per doc, no memset call).
   uint32_t count_in_positions(bool all) {
     const size_t n = slots_.size();
-    std::fill(index_.begin(), index_.end(), 0);
+    for (size_t i = 1; i < n; ++i) {
+      const std::vector<uint32_t>& v = positions_[slots_[i]];
+      next_[i] = {v.data(), v.data() + v.size()};
+    }
     uint32_t count = 0;
     for (uint32_t start : positions_[slots_[0]]) {
       bool match = true;
       for (size_t i = 1; i < n; ++i) {
-        const std::vector<uint32_t>& v = positions_[slots_[i]];
-        size_t& j = index_[i];
+        auto& [at, end] = next_[i];
         const uint32_t want = start + static_cast<uint32_t>(i);
-        while (j < v.size() && v[j] < want) ++j;
-        if (j == v.size()) return count;  // later starts cannot match either
-        if (v[j] != want) {
+        while (at != end && *at < want) ++at;
+        if (at == end) return count;  // later starts cannot match either
+        if (*at != want) {
           match = false;
           break;
         }
@@ -280,7 +284,7 @@ class PhraseCursor final : public DocCursor {
   float max_score_ = -1;  // not yet computed
   std::string_view label_;
   std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
-  std::vector<size_t> index_;
+  std::vector<std::pair<const uint32_t*, const uint32_t*>> next_;  // per offset: read point, end
   uint32_t freq_ = 0;    // occurrences in checked_
   DocId checked_ = kNoMoreDocs;  // the doc freq_ is of
   bool approximate_ = false;
