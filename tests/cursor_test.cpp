@@ -1,7 +1,7 @@
 // Each cursor against std::set arithmetic on random postings written by
 // PostingsWriter: next/advance across 128-doc block borders, AND/OR/AND-NOT
-// composition, the bitset OR, all-docs, bitmap and phrase cursors (repeated
-// tokens included).
+// composition, the bitset and dominant ORs, all-docs, bitmap and phrase
+// cursors (repeated tokens included).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "query/and_not_cursor.h"
 #include "query/bitmap_cursor.h"
 #include "query/bitset_or_cursor.h"
+#include "query/dominant_or_cursor.h"
 #include "query/or_cursor.h"
 #include "query/phrase_cursor.h"
 #include "query/term_cursor.h"
@@ -439,6 +440,83 @@ TEST_F(CursorTest, BulkReadsAgreeWithIteration) {
       std::vector<DocId> all_collected;
       start()->collect_remaining(all_collected, 0);
       EXPECT_EQ(all_collected, rest) << "case " << k << " skip " << skip;
+    }
+  }
+}
+
+// A union of one big clause and the rest: counted by probing the big one
+// (known count) or by iterating (no known count), collected and counted
+// among deleted docs by merging batches (a rest denser than big too, whose
+// docs within one of big's batches overflow one merge chunk), and stepped
+// through, from the start and from partway, against std::set arithmetic.
+TEST(DominantOrCursor, CountsCollectsAndIteratesTheUnion) {
+  constexpr DocId kWide = 60000;
+  std::mt19937 rng(5);
+  MemoryPostings postings;
+  std::vector<std::vector<DocId>> sets;
+  for (double density : {0.9, 0.3, 0.01, 0.002, 0.6}) {
+    std::vector<DocId> docs;
+    std::bernoulli_distribution keep(density);
+    for (DocId d = 0; d < kWide; ++d)
+      if (keep(rng)) docs.push_back(d);
+    sets.push_back(docs);
+    postings.add(docs);
+  }
+  LiveDocs live(kWide);
+  std::bernoulli_distribution deleted(0.2);
+  for (DocId d = 0; d < kWide; ++d)
+    if (deleted(rng)) live.remove(d);
+  // {big, rest...}; big_is_or: big is an OR of terms 3 and 2 (no known count).
+  struct Case {
+    std::vector<uint32_t> terms;
+    bool big_is_or;
+  };
+  const std::vector<Case> cases = {{{0, 2}, false}, {{0, 2, 3}, false}, {{1, 3}, false},
+                                   {{2, 4}, false},  {{3, 1, 4}, false}, {{1, 4}, true}};
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Case& c = cases[k];
+    std::vector<DocId> expected = c.big_is_or ? unite(sets[3], sets[2]) : sets[c.terms[0]];
+    for (size_t i = 1; i < c.terms.size(); ++i) expected = unite(expected, sets[c.terms[i]]);
+    auto make = [&] {
+      std::unique_ptr<DocCursor> big;
+      if (c.big_is_or) {
+        std::vector<std::unique_ptr<DocCursor>> kids;
+        kids.push_back(postings.term(3));
+        kids.push_back(postings.term(2));
+        big = std::make_unique<OrCursor>(std::move(kids));
+      } else {
+        big = postings.term(c.terms[0]);
+      }
+      std::vector<std::unique_ptr<DocCursor>> rest;
+      for (size_t i = 1; i < c.terms.size(); ++i) rest.push_back(postings.term(c.terms[i]));
+      std::unique_ptr<DocCursor> rest_union =
+          rest.size() == 1 ? std::move(rest[0]) : std::make_unique<OrCursor>(std::move(rest));
+      return std::make_unique<DominantOrCursor>(std::move(big), std::move(rest_union));
+    };
+    EXPECT_EQ(drain(*make()), expected) << "case " << k;
+    check_steps(*make(), expected, rng);
+    for (size_t skip : {size_t{0}, size_t{1}, expected.size() / 3, expected.size() - 1}) {
+      auto start = [&] {
+        auto cursor = make();
+        for (size_t i = 0; i < skip; ++i) cursor->next();
+        return cursor;
+      };
+      const std::vector<DocId> rest(expected.begin() + static_cast<std::ptrdiff_t>(skip), expected.end());
+      std::vector<DocId> live_rest;
+      for (DocId d : rest)
+        if (live.is_live(d)) live_rest.push_back(d);
+      auto counted = start();
+      EXPECT_EQ(counted->count_remaining(), rest.size()) << "case " << k << " skip " << skip;
+      EXPECT_EQ(counted->doc(), kNoMoreDocs);
+      EXPECT_EQ(start()->count_live(live), live_rest.size()) << "case " << k << " skip " << skip;
+      std::vector<DocId> all = {7}, kept = {7};  // appended to, with the base added
+      start()->collect_remaining(all, 100000);
+      start()->collect_live(kept, 100000, live);
+      std::vector<DocId> want_all = {7}, want_kept = {7};
+      for (DocId d : rest) want_all.push_back(d + 100000);
+      for (DocId d : live_rest) want_kept.push_back(d + 100000);
+      EXPECT_EQ(all, want_all) << "case " << k << " skip " << skip;
+      EXPECT_EQ(kept, want_kept) << "case " << k << " skip " << skip;
     }
   }
 }

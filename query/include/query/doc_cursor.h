@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ class DocCursor {
   // score, which only rises from call to call. Returns whether it may
   // skip any match from now on; by default it skips none.
   virtual bool set_min_competitive_score(float /*score*/) { return false; }
+  // Matches from doc() on, without moving, where known without iterating
+  // (a term's, from its list's length); nullopt elsewhere.
+  virtual std::optional<uint64_t> known_count() const { return std::nullopt; }
   // Matches from doc() on, consuming the cursor. Overridden where the answer
   // is known without iterating.
   virtual uint64_t count_remaining() {

@@ -106,6 +106,7 @@ class TermCursor final : public DocCursor {
   void score_window(DocId base, DocId end, float* scores, uint64_t* matched) override {
     score_window_of(*this, base, end, scores, matched);
   }
+  std::optional<uint64_t> known_count() const override { return postings_.remaining(); }
   uint64_t count_remaining() override {
     const uint64_t n = postings_.remaining();
     doc_ = kNoMoreDocs;
