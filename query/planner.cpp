@@ -329,13 +329,16 @@ class SegmentPlanner {
     if (parts.size() == 1) return std::move(parts[0]);
     uint64_t total_cost = 0;
     for (const auto& p : parts) total_cost += p->cost();
-    if (root && !scoring && exhaustive) {
+    if (root && !scoring && exhaustive && !options_.deletes) {
       // One clause of known count holding most of the docs: counted by
       // probing it at the others' docs, merged with them a batch of its
       // docs at a time (DominantOrCursor). Several others are merged by a
       // heap, at a cost per doc that only a few of them keep below the
       // bitset's. Only at the root: a parent (AND-NOT) steps through a
-      // union a doc at a time, where the bitset's next() is the faster.
+      // union a doc at a time, where the bitset's next() is the faster;
+      // and without deletes: the bitset drops deleted docs a word at a
+      // time (`it OR region`, 20 segments with 10% deleted: 67% slower
+      // merged).
       auto big = std::max_element(parts.begin(), parts.end(),
                                   [](const auto& a, const auto& b) { return a->cost() < b->cost(); });
       const uint64_t rest_cost = total_cost - (*big)->cost();

@@ -86,7 +86,9 @@ uint64_t count_rest(DocCursor& cursor, Interrupt* interrupt) {
 // The matches of query in one segment, its deleted docs left out.
 std::unique_ptr<DocCursor> plan_live(const PreparedQuery& query, const IndexReader::Segment& segment,
                                      const PlanOptions& options) {
-  auto cursor = plan_segment(query, *segment.reader, options);
+  PlanOptions segment_options = options;
+  segment_options.deletes = segment.live != nullptr;
+  auto cursor = plan_segment(query, *segment.reader, segment_options);
   if (!segment.live) return cursor;
   return std::make_unique<LiveDocsCursor>(std::move(cursor), *segment.live);
 }

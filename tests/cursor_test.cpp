@@ -445,10 +445,11 @@ TEST_F(CursorTest, BulkReadsAgreeWithIteration) {
 }
 
 // A union of one big clause and the rest: counted by probing the big one
-// (known count) or by iterating (no known count), collected and counted
-// among deleted docs by merging batches (a rest denser than big too, whose
-// docs within one of big's batches overflow one merge chunk), and stepped
-// through, from the start and from partway, against std::set arithmetic.
+// (known count) or by iterating (no known count), collected by merging
+// batches (a rest denser than big too, whose docs within one of big's
+// batches overflow one merge chunk), counted and collected among deleted
+// docs, and stepped through, from the start and from partway, against
+// std::set arithmetic.
 TEST(DominantOrCursor, CountsCollectsAndIteratesTheUnion) {
   constexpr DocId kWide = 60000;
   std::mt19937 rng(5);

@@ -77,6 +77,7 @@ struct PlanOptions {
   FilterCache* cache = nullptr;  // null: no caching
   bool dry_run = false;          // explain: peek at the cache, change nothing
   uint64_t generation = 0;       // of the index, for cache keys
+  bool deletes = false;          // the segment's matches are read through its live docs
 };
 
 std::unique_ptr<DocCursor> plan_segment(const PreparedQuery& query, const SegmentReader& segment,
