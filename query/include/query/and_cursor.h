@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "query/doc_cursor.h"
-#include "query/merge_align.h"
+#include "query/conjunction_steps.h"
 #include "query/term_cursor.h"
 
 namespace fts {
@@ -146,40 +146,21 @@ class AndCursor final : public DocCursor {
   // two-phase children, rarest first. A conjunction of terms (the common
   // case) leapfrogs through the final TermCursor, whose advance() inlines
   // instead of a virtual call per candidate, or merges its two rarest
-  // where they are of like length (merge_align.h).
+  // where they are of like length (conjunction_steps.h).
   DocId align(DocId candidate) {
     for (;;) {
+      auto term = [&](size_t i) -> TermCursor& { return *terms_[i]; };
       if (merge_pair_) {  // candidate is terms_[0]'s doc
-        candidate = merge_align(*terms_[0], *terms_[1], terms_.size(), [&](size_t i) -> TermCursor& { return *terms_[i]; });
+        candidate = merge_align(*terms_[0], *terms_[1], terms_.size(), term);
       } else {
-        candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) { return children_[i].get(); }, candidate)
-                                   : leapfrog(terms_.size(), [&](size_t i) { return terms_[i]; }, candidate);
+        candidate = terms_.empty() ? leapfrog(children_.size(), [&](size_t i) -> DocCursor& { return *children_[i]; }, candidate)
+                                   : leapfrog(terms_.size(), term, candidate);
       }
       if (candidate == kNoMoreDocs ||
           std::all_of(confirm_.begin(), confirm_.end(), [](DocCursor* c) { return c->confirm(); }))
         return doc_ = candidate;
       candidate = children_[0]->next();
     }
-  }
-
-  // Smallest doc >= candidate that every child (child(i), the lead first)
-  // holds, or whose approximation does.
-  template <class Child>
-  static DocId leapfrog(size_t n, Child child, DocId candidate) {
-    auto* const lead = child(0);
-  again:
-    if (candidate == kNoMoreDocs) return kNoMoreDocs;
-    for (size_t i = 1; i < n; ++i) {
-      auto* const c = child(i);
-      DocId d = c->doc();
-      if (d < candidate) d = c->advance(candidate);
-      if (d > candidate) {
-        if (d == kNoMoreDocs) return kNoMoreDocs;
-        candidate = lead->advance(d);
-        goto again;
-      }
-    }
-    return candidate;
   }
 
   // Approximate iteration: each child moves to target once, cheapest
@@ -190,12 +171,7 @@ class AndCursor final : public DocCursor {
   // target when every child's approximation holds it, else the doc of the
   // first child (cheapest first) that passed it.
   DocId step_children(DocId target) {
-    for (const auto& c : children_) {
-      DocId d = c->doc();
-      if (d < target) d = c->advance(target);
-      if (d != target) return d;
-    }
-    return target;
+    return step_each(children_.size(), [&](size_t i) -> DocCursor& { return *children_[i]; }, target);
   }
 
   // Whether every child holds doc, each moved to it and the two-phase

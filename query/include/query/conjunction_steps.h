@@ -1,9 +1,9 @@
-// The conjunction step shared by AndCursor (over terms) and PhraseCursor
-// (over its tokens' postings) where the two rarest lists are of like
-// length: those two are merged block against block (align_pair(), a
-// compare and two branch-free steps per doc, where leapfrogging advance()s
-// mispredicted about every other doc), the others advanced to each doc
-// they hold in common.
+// The steps of a conjunction, shared by AndCursor (over its children or
+// terms) and TokenConjunction (a phrase's tokens' postings): leapfrogging
+// from the rarest list, merging the two rarest where they are of like
+// length (align_pair(), a compare and two branch-free steps per doc, where
+// leapfrogging advance()s mispredicted about every other doc), and the
+// single step of a two-phase approximation.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +42,40 @@ DocId merge_align(Cursor& lead, Cursor& second, size_t n, Other&& other) {
     if (past == kNoMoreDocs) return kNoMoreDocs;
     lead.advance(past);
   }
+}
+
+// The first doc from candidate (child(0)'s doc) on that child(i) for every
+// i in [0, n) holds, each moved there; kNoMoreDocs when none.
+template <class Child>
+DocId leapfrog(size_t n, Child&& child, DocId candidate) {
+  for (size_t i = 1; i < n && candidate != kNoMoreDocs;) {
+    auto& c = child(i);
+    DocId d = c.doc();
+    if (d < candidate) d = c.advance(candidate);
+    if (d == candidate) {
+      ++i;
+    } else if (d == kNoMoreDocs) {
+      return kNoMoreDocs;
+    } else {
+      candidate = child(0).advance(d);
+      i = 1;
+    }
+  }
+  return candidate;
+}
+
+// Moves child(0), child(1), .. to target once each: target when all of
+// them hold it, else the doc of the first that passed it (which may lack
+// the others). Children already beyond target stay where they are.
+template <class Child>
+DocId step_each(size_t n, Child&& child, DocId target) {
+  for (size_t i = 0; i < n; ++i) {
+    auto& c = child(i);
+    DocId d = c.doc();
+    if (d < target) d = c.advance(target);
+    if (d != target) return d;
+  }
+  return target;
 }
 
 }  // namespace fts
