@@ -203,6 +203,35 @@ TEST(DocStore, FlippedBytesAreCaught) {
   EXPECT_GT(detected, trials * 9 / 10);
 }
 
+// Opening reads only the tail; check() verifies the whole block table, and
+// get() the entries it reads.
+TEST(DocStore, CheckFindsADamagedTable) {
+  std::mt19937_64 rng(7);
+  auto docs = random_docs(rng, 400);
+  const Bytes bytes = build(docs);
+  DocStoreReader pristine(as_span(bytes), "ok.docs");
+  ASSERT_GT(pristine.block_count(), 2u);
+  EXPECT_NO_THROW(pristine.check());
+  // Entry i: u64 offset, u64 raw size, u32 first doc; then the 24-byte tail.
+  const size_t entry = 20, table = bytes.size() - 24 - (pristine.block_count() + 1) * entry;
+  const size_t middle = table + entry * (pristine.block_count() / 2);
+  for (size_t at : {middle + 5, middle + 16 + 3}) {  // an offset's high byte, a first doc's
+    Bytes damaged = bytes;
+    damaged[at] ^= 0x40;
+    DocStoreReader r(as_span(damaged), "bad.docs");
+    EXPECT_THROW(r.check(), IndexError) << at;
+    bool caught = false;
+    for (DocId d = 0; d < docs.size() && !caught; ++d) {
+      try {
+        (void)r.get(d);
+      } catch (const IndexError&) {
+        caught = true;
+      }
+    }
+    EXPECT_TRUE(caught) << "get() read through a damaged table entry at " << at;
+  }
+}
+
 TEST(DocStore, ThroughAMappedFile) {
   test::TempDir dir;
   std::mt19937_64 rng(7);

@@ -1,8 +1,8 @@
 // An index written in format 2 (postings without impacts; tests/data/
 // format2-index is data/sample.xml five times over, built by fts 2468855)
 // still opens and answers exactly as a fresh build of the same dump does,
-// pruned top-k included; it takes appends (format 3 segments beside the old
-// one), passes check, and a merge rewrites it in format 3.
+// pruned top-k included; it takes appends (segments of the current format beside
+// the old one), passes check, and a merge rewrites it in the current format.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,7 +55,7 @@ int tool(const std::vector<std::string>& argv) {
   return r.exit_code;
 }
 
-TEST(FormatCompat, Format2IndexAnswersLikeAFreshBuildTakesAppendsAndMergesToFormat3) {
+TEST(FormatCompat, Format2IndexAnswersLikeAFreshBuildTakesAppendsAndMergesToTheCurrentFormat) {
   test::TempDir dir;
   const std::string old_dir = dir.str("old"), new_dir = dir.str("new");
   fs::copy(test::source_path("tests/data/format2-index"), old_dir);

@@ -3,6 +3,7 @@
 // replaces an index atomically; damage is reported, never crashes.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 #include "index/writer/index_writer.h"
 #include "index/writer/inverter.h"
 #include "index/writer/segment_writer.h"
+#include "index/format/file_format.h"
 #include "index/format/manifest.h"
 #include "support/test_support.h"
 
@@ -268,6 +270,32 @@ TEST(MergeSegments, ADamagedDocStoreIsNotCopied) {
   EXPECT_THROW(merge_segments(dir.str(), index->segments(), "merged", 1), IndexError);
 }
 
+// Opening does not read the norms past their header; a merge verifies
+// them before it writes their lengths under a fresh checksum.
+TEST(MergeSegments, DamagedNormsAreNotMerged) {
+  auto docs = generate_docs(600, 13);
+  test::TempDir dir;
+  build(dir.str(), docs, {.merge = false, .max_segment_docs = 200});
+  const std::string norms = IndexReader::open(dir.str())->segments()[1].reader->name() + ".norms";
+  {
+    std::fstream f(norms, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0, std::ios::end);
+    const std::streamoff middle = f.tellg() / 2;
+    f.seekg(middle);
+    const char c = static_cast<char>(f.get());
+    f.seekp(middle);
+    f.put(static_cast<char>(c ^ 0x5a));
+  }
+  auto index = IndexReader::open(dir.str());  // the header holds
+  EXPECT_THROW(index->segments()[1].reader->check(), IndexError);
+  try {
+    merge_segments(dir.str(), index->segments(), "merged", 1);
+    ADD_FAILURE() << "merged damaged norms";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find(".norms"), std::string::npos) << e.what();
+  }
+}
+
 // A term number names one term only within its numbering: the same numbers
 // under another numbering, docs without numbers and a term without one go
 // to the right terms.
@@ -370,6 +398,68 @@ TEST(IndexWriter, EmptyIndexOpens) {
   auto index = IndexReader::open(dir.str());
   EXPECT_EQ(index->doc_count(), 0u);
   EXPECT_EQ(index->doc_freq(Field::kAny, "cat"), 0u);
+}
+
+// Pruning bounds every score of a segment by its shortest field lengths,
+// which the norms store (format 4): they equal the shortest of the docs'
+// lengths. Opening reads only the norms' header: stored lengths that break
+// its invariants fail there, others that disagree with the norms fail
+// check(), even under a valid checksum (a longer one would drop hits from
+// the top k).
+TEST(SegmentReader, ShortestLengthsAreStoredAndChecked) {
+  auto docs = generate_docs(300, 21);
+  test::TempDir dir;
+  build(dir.str(), docs, {.merge = false, .max_segment_docs = 100});
+  auto index = IndexReader::open(dir.str());
+  ASSERT_EQ(index->segments().size(), 3u);
+  for (const auto& seg : index->segments()) {
+    const SegmentReader& r = *seg.reader;
+    for (Field f : {Field::kAny, Field::kTitle, Field::kAbstract}) {
+      uint32_t shortest = UINT32_MAX;
+      for (DocId d = 0; d < r.doc_count(); ++d) shortest = std::min(shortest, r.field_length(f, d));
+      EXPECT_EQ(r.shortest_field_length(f), shortest) << r.name() << " field " << int(f);
+    }
+  }
+
+  // Every doc: a title of two terms, an abstract of three or more.
+  std::vector<Document> even(200);
+  for (size_t i = 0; i < even.size(); ++i) {
+    even[i] = {.title = "cat dog", .url = "u" + std::to_string(i), .abstract = "wild small river" + std::string(i % 5, '!') + (i % 2 ? " bank" : "")};
+  }
+  test::TempDir dir2;
+  build(dir2.str(), even);
+  const std::string name = IndexReader::open(dir2.str())->segments()[0].reader->name();
+  const std::string segment = std::filesystem::path(name).filename().string();
+  ASSERT_EQ(SegmentReader::open(dir2.str(), segment)->shortest_field_length(Field::kTitle), 2u);
+  // Rewrites the norms with title's stored shortest length set to title,
+  // under a valid checksum.
+  auto store_title = [&](uint32_t title) {
+    std::string payload;
+    {
+      MappedFile norms(name + ".norms", FileKind::kNorms);
+      payload.assign(reinterpret_cast<const char*>(norms.payload().data()), norms.payload().size());
+    }
+    std::memcpy(payload.data() + 4 + 3 * 8 + 4, &title, 4);  // after docs, totals and kAny's shortest
+    FileWriter out(name + ".norms", FileKind::kNorms);
+    out.write(payload.data(), payload.size());
+    out.finish();
+  };
+  store_title(1000);  // beyond the average title length
+  try {
+    SegmentReader::open(dir2.str(), segment);
+    ADD_FAILURE() << "opened a norms header whose shortest title length exceeds the average";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("norms header inconsistent"), std::string::npos) << e.what();
+  }
+  store_title(1);  // consistent with the header, not with the norms
+  auto damaged = SegmentReader::open(dir2.str(), segment);
+  EXPECT_EQ(damaged->shortest_field_length(Field::kTitle), 1u);
+  try {
+    damaged->check();
+    ADD_FAILURE() << "check() passed stored shortest lengths that disagree with the norms";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("shortest lengths disagree"), std::string::npos) << e.what();
+  }
 }
 
 TEST(IndexWriter, CommitReplacesThePreviousIndexAndRemovesItsFiles) {

@@ -198,6 +198,45 @@ TEST(TermDict, KeysSharingTheirFirstEightBytes) {
   }
 }
 
+// Format 4 stores each block's key prefix before the tail; a format 3
+// dictionary (the same bytes without them) makes them at open and answers
+// the same.
+TEST(TermDict, AFormat3DictionaryWithoutStoredPrefixesReadsTheSame) {
+  std::mt19937_64 rng(7);
+  Map m = random_map(rng, 3000);
+  const Bytes v4 = with_random_infos_checked(m, rng);
+  const size_t tail = 4 * 8 + 4 + 4, blocks = (m.size() + 15) / 16;
+  Bytes v3(v4.begin(), v4.end() - static_cast<std::ptrdiff_t>(tail + blocks * 8));
+  v3.insert(v3.end(), v4.end() - static_cast<std::ptrdiff_t>(tail), v4.end());
+  EXPECT_THROW(TermDictReader(as_span(v3), "v3.dict"), IndexError);  // read as format 4
+  TermDictReader d(as_span(v3), "v3.dict", 3);
+  check_against(d, m, rng);
+  EXPECT_NO_THROW(d.check());
+}
+
+// Opening reads only the tail: check() is what finds a damaged block index
+// or a stored prefix that disagrees with its block's first key (which would
+// send lookups of present keys to the wrong block).
+TEST(TermDict, CheckFindsADamagedBlockIndex) {
+  std::mt19937_64 rng(8);
+  Map m = random_map(rng, 1000);
+  const Bytes bytes = with_random_infos_checked(m, rng);
+  EXPECT_NO_THROW(TermDictReader(as_span(bytes), "ok.dict").check());
+  const size_t tail = 4 * 8 + 4 + 4, blocks = (m.size() + 15) / 16;
+  const size_t prefixes = bytes.size() - tail - blocks * 8, block_starts = prefixes - (blocks + 1) * 8;
+  for (size_t at : {prefixes + 8 * (blocks / 2) + 7, prefixes + 3, block_starts + 8 * (blocks / 2) + 5}) {
+    Bytes damaged = bytes;
+    damaged[at] ^= 0x10;
+    TermDictReader d(as_span(damaged), "bad.dict");
+    try {
+      d.check();
+      ADD_FAILURE() << "check() passed a flipped byte at " << at;
+    } catch (const IndexError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("bad.dict: ", 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(TermDict, TermKeyPutsFieldFirst) {
   EXPECT_EQ(term_key(Field::kTitle, "cat"), "\x01" "cat");
   EXPECT_LT(term_key(Field::kAny, "zzz"), term_key(Field::kTitle, "a"));

@@ -21,7 +21,22 @@ SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
                      f.bloom ? f.bloom->payload() : std::span<const uint8_t>(),
                      f.urls ? f.urls->payload() : std::span<const uint8_t>(),
                      f.fingerprints ? f.fingerprints->payload() : std::span<const uint8_t>(),
-                     f.cluster_ids ? f.cluster_ids->payload() : std::span<const uint8_t>(), name, f.post.version()};
+                     f.cluster_ids ? f.cluster_ids->payload() : std::span<const uint8_t>(), name, f.post.version(),
+                     f.dict.version(), f.norms.version()};
+}
+
+// The shortest length of kAny, kTitle and kAbstract among docs x {u16
+// title, u16 abstract} (0 without docs).
+void scan_shortest_lengths(const uint8_t* norms, uint32_t docs, uint32_t (&out)[3]) {
+  uint32_t shortest[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  for (DocId d = 0; d < docs; ++d) {
+    uint16_t v[2];
+    std::memcpy(v, norms + size_t(d) * 4, 4);
+    shortest[0] = std::min<uint32_t>(shortest[0], uint32_t(v[0]) + v[1]);
+    shortest[1] = std::min<uint32_t>(shortest[1], v[0]);
+    shortest[2] = std::min<uint32_t>(shortest[2], v[1]);
+  }
+  for (int f = 0; f < 3; ++f) out[f] = docs == 0 ? 0 : shortest[f];
 }
 
 }  // namespace
@@ -34,8 +49,6 @@ std::shared_ptr<const SegmentReader> SegmentReader::open(const std::string& dir,
   files->dict = MappedFile(segment_file(dir, name, "dict"), FileKind::kTermDict);
   files->docs = MappedFile(segment_file(dir, name, "docs"), FileKind::kDocStore);
   files->norms = MappedFile(segment_file(dir, name, "norms"), FileKind::kNorms);
-  // The norms are small and read on every scored hit: verify them up front.
-  files->norms.verify_checksum();
   if (bloom) files->bloom.emplace(segment_file(dir, name, kBloomExtension), FileKind::kBloom);
   if (urls) files->urls.emplace(segment_file(dir, name, kUrlsExtension), FileKind::kUrls);
   if (dupes != NearDupeFiles::kNone) {
@@ -55,23 +68,34 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
       !r.get_u64(total_length_[2])) {
     throw_corrupt(data.name + ".norms", 0, "norms header truncated");
   }
+  // The shortest lengths bound every score of the segment from above
+  // (top-k pruning). Format 4 stores them; before, opening scanned the
+  // norms for them (12 M instructions a million docs).
+  const bool stored_shortest = data.norms_version >= 4;
+  if (stored_shortest && (!r.get_u32(shortest_length_[0]) || !r.get_u32(shortest_length_[1]) ||
+                          !r.get_u32(shortest_length_[2]))) {
+    throw_corrupt(data.name + ".norms", 0, "norms header truncated");
+  }
   if (r.remaining() != uint64_t(doc_count_) * 4) {
-    throw_corrupt(data.name + ".norms", kNormsHeaderBytes,
+    throw_corrupt(data.name + ".norms", stored_shortest ? kNormsHeaderBytes : kNormsHeaderBytesBefore4,
                   "norms hold " + std::to_string(r.remaining()) + " bytes for " + std::to_string(doc_count_) + " docs");
   }
   norms_ = r.pos();
-  // The shortest lengths bound every score of the segment from above
-  // (top-k pruning); the norms were just read for their checksum anyway.
-  uint32_t shortest[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
-  for (DocId d = 0; d < doc_count_; ++d) {
-    uint16_t v[2];
-    std::memcpy(v, norms_ + size_t(d) * 4, 4);
-    shortest[0] = std::min<uint32_t>(shortest[0], uint32_t(v[0]) + v[1]);
-    shortest[1] = std::min<uint32_t>(shortest[1], v[0]);
-    shortest[2] = std::min<uint32_t>(shortest[2], v[1]);
+  // Opening does not read the norms past this header (their checksum is
+  // verified by check() and before a merge rewrites them: at 6,000,000
+  // docs reading 24 MB made a quarter of a cold query). Damaged lengths
+  // give wrong scores, never a crash; the header's invariants catch most
+  // damage to the shortest lengths, which pruning trusts.
+  if (stored_shortest) {
+    const uint32_t* shortest = shortest_length_;
+    bool sane = total_length_[0] == total_length_[1] + total_length_[2] &&
+                shortest[0] >= shortest[1] + shortest[2] && shortest[1] <= 65535 && shortest[2] <= 65535;
+    for (int f = 0; f < 3; ++f) sane = sane && uint64_t{shortest[f]} * doc_count_ <= total_length_[f];
+    if (!sane) throw_corrupt(data.name + ".norms", kNormsHeaderBytesBefore4, "norms header inconsistent");
+  } else {
+    scan_shortest_lengths(norms_, doc_count_, shortest_length_);
   }
-  for (int f = 0; f < 3; ++f) shortest_length_[f] = doc_count_ == 0 ? 0 : shortest[f];
-  dict_ = TermDictReader(data.term_dict, data.name + ".dict");
+  dict_ = TermDictReader(data.term_dict, data.name + ".dict", data.dict_version);
   if (!data.bloom.empty()) bloom_ = BloomFilter(data.bloom, data.name + ".bloom");
   store_ = DocStoreReader(data.doc_store, data.name + ".docs");
   if (store_.size() != doc_count_) {
@@ -123,6 +147,10 @@ void SegmentReader::release_stored_pages() const noexcept {
   if (files_) files_->docs.release_pages();
 }
 
+void SegmentReader::verify_norms_checksum() const {
+  if (files_) files_->norms.verify_checksum();
+}
+
 void SegmentReader::verify_stored_checksums() const {
   if (!files_) return;
   files_->docs.verify_checksum();
@@ -139,6 +167,9 @@ void SegmentReader::check() const {
     if (files_->fingerprints) files_->fingerprints->verify_checksum();
     if (files_->cluster_ids) files_->cluster_ids->verify_checksum();
   }
+  // Opening read only the tails of the dictionary and the doc store.
+  dict_.check();
+  store_.check();
   if (!urls_.empty()) {
     const std::string path = data_.name + ".urls";
     urls_.check(path);
@@ -147,6 +178,13 @@ void SegmentReader::check() const {
       urls_.for_each_candidate(store_.get(d).url, [&](DocId c) { found = found || c == d; });
       if (!found) throw_corrupt(path, 0, "doc " + std::to_string(d) + "'s url is not in the url table");
     }
+  }
+  // Pruning trusts the stored shortest lengths: a longer one than the
+  // norms hold would drop hits from the top k.
+  uint32_t shortest[3];
+  scan_shortest_lengths(norms_, doc_count_, shortest);
+  if (!std::equal(shortest, shortest + 3, shortest_length_)) {
+    throw_corrupt(data_.name + ".norms", kNormsHeaderBytesBefore4, "stored shortest lengths disagree with the norms");
   }
   // Structure: every term's postings decode, doc ids stay in range and
   // ascending, freqs are positive, positions lie inside the field, and

@@ -309,9 +309,18 @@ void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) 
     totals[2] += lengths[i + 1];
   }
   totals[0] = totals[1] + totals[2];
+  // The shortest saturated lengths, as a reader scanning the norms would
+  // find them (0 without docs).
+  uint32_t shortest[3] = {0, 0, 0};
+  for (size_t i = 0; i < lengths.size(); i += 2) {
+    const uint32_t title = saturate(lengths[i]), abstract = saturate(lengths[i + 1]);
+    const uint32_t doc[3] = {title + abstract, title, abstract};
+    for (int f = 0; f < 3; ++f) shortest[f] = i == 0 ? doc[f] : std::min(shortest[f], doc[f]);
+  }
   std::string buf;
   put_u32(buf, static_cast<uint32_t>(lengths.size() / 2));
   for (uint64_t t : totals) put_u64(buf, t);
+  for (uint32_t s : shortest) put_u32(buf, s);
   for (uint32_t len : lengths) {
     uint16_t v = saturate(len);
     buf.append(reinterpret_cast<const char*>(&v), 2);
@@ -450,6 +459,7 @@ SegmentInfo merge_segments(const std::string& dir, const std::vector<IndexReader
   });
   for (size_t s = 0; s < inputs.size(); ++s) {
     const SegmentReader& seg = *inputs[s].reader;
+    seg.verify_norms_checksum();  // damaged lengths would pass on under a fresh checksum
     for (DocId d = 0; d < seg.doc_count(); ++d) {
       if (remap[s](d) == kNoMoreDocs) continue;
       raw_lengths.push_back(seg.field_length(Field::kTitle, d));

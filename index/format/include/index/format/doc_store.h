@@ -70,9 +70,13 @@ class DocStoreReader {
   // Block i < block_count(), its frame checked against the table's size
   // (IndexError when they differ); the frame's content is not read.
   StoredBlock block(uint64_t i) const;
+  // Verifies the whole block table (fts-index check); get() and block()
+  // check the entries they read.
+  void check() const;
 
  private:
   uint64_t block_of(DocId doc) const;
+  void check_block(uint64_t block) const;  // IndexError unless its entries rise and stay in bounds
   uint64_t entry_offset(uint64_t block) const;
   uint64_t entry_raw_size(uint64_t block) const;
   uint32_t entry_first_doc(uint64_t block) const;
@@ -82,6 +86,7 @@ class DocStoreReader {
   uint32_t count_ = 0;
   uint64_t n_blocks_ = 0;
   const uint8_t* table_ = nullptr;  // (n_blocks_ + 1) entries, unaligned
+  uint64_t table_offset_ = 0;       // where the blocks end
   uint64_t id_ = 0;  // tells this reader's blocks apart in the per-thread cache
 };
 

@@ -15,7 +15,10 @@
 namespace fts {
 
 // 2: term dictionary entries omit total_freq when it equals doc_freq.
-inline constexpr uint32_t kFormatVersion = 3;  // written; 3 added impacts to the postings' skip data
+// 3 added impacts to the postings' skip data, 4 each field's shortest
+// length to the norms' header and the block prefixes to the term
+// dictionary (opening a segment made both from the whole file before).
+inline constexpr uint32_t kFormatVersion = 4;  // written
 inline constexpr uint32_t kOldestReadableVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero

@@ -18,8 +18,10 @@ inline constexpr const char* kFingerprintsExtension = "sim";
 inline constexpr const char* kClusterIdsExtension = "dup";
 
 // Norms payload: u32 doc count, u64 total length of kAny, kTitle and
+// kAbstract, (format 4 on) u32 shortest length of kAny, kTitle and
 // kAbstract, then per doc u16 title length and u16 abstract length
 // (saturated at 65535).
-inline constexpr size_t kNormsHeaderBytes = 4 + 3 * 8;
+inline constexpr size_t kNormsHeaderBytes = 4 + 3 * 8 + 3 * 4;
+inline constexpr size_t kNormsHeaderBytesBefore4 = 4 + 3 * 8;
 
 }  // namespace fts

@@ -15,6 +15,7 @@
 #include "index/format/fields.h"
 #include "index/format/file_format.h"
 #include "index/format/postings.h"
+#include "util/bytes.h"
 
 namespace fts {
 
@@ -56,11 +57,16 @@ class TermDictWriter {
 class TermDictReader {
  public:
   TermDictReader() = default;
-  // Reads only the block index; throws IndexError on damage.
-  TermDictReader(std::span<const uint8_t> payload, std::string path_for_errors);
+  // Reads only the tail (format 4; before, the block index too, to make
+  // its key prefixes); throws IndexError on damage. Lookups check the
+  // parts of the block index they read.
+  TermDictReader(std::span<const uint8_t> payload, std::string path_for_errors, uint32_t version = kFormatVersion);
 
   std::optional<TermInfo> find(std::string_view key) const;
   uint64_t size() const { return count_; }
+  // Verifies the whole block index: offsets that rise and end where the
+  // next region starts, and the stored key prefixes (fts-index check).
+  void check() const;
 
   // Ordered iteration from the first key >= start (for prefix enumeration
   // and merging).
@@ -93,12 +99,15 @@ class TermDictReader {
  private:
   // Payload layout: blocks of front-coded entries, the first keys of all
   // blocks concatenated, u32[blocks + 1] first-key offsets, u64[blocks + 1]
-  // block offsets, then a fixed tail (see term_dict.cpp).
+  // block offsets, (format 4) u64[blocks] first-key prefixes, then a fixed
+  // tail (see term_dict.cpp).
   std::string_view first_key(uint64_t block) const;
-  uint64_t block_start(uint64_t block) const;
+  // The bytes of block, [*begin, *end); IndexError when the index puts
+  // them out of order or outside the blocks.
+  void block_bytes(uint64_t block, const uint8_t** begin, const uint8_t** end) const;
   uint32_t entries_in(uint64_t block) const;
+  uint64_t prefix(uint64_t block) const { return load_u64(prefixes_ + block * 8); }
   uint64_t block_for(std::string_view key) const;  // last block whose first key <= key, or n_blocks_
-  static uint64_t key_prefix(std::string_view key);
   [[noreturn]] void corrupt(const uint8_t* at, const std::string& what) const;
 
   std::span<const uint8_t> payload_;
@@ -106,10 +115,15 @@ class TermDictReader {
   uint64_t count_ = 0;
   uint64_t n_blocks_ = 0;
   uint32_t per_block_ = 0;
+  uint64_t keys_start_ = 0, keys_len_ = 0;     // the first-key region (the blocks end where it starts)
   const uint8_t* first_keys_ = nullptr;
   const uint8_t* first_key_starts_ = nullptr;  // u32[n_blocks_ + 1], unaligned
   const uint8_t* block_starts_ = nullptr;      // u64[n_blocks_ + 1], unaligned
-  std::vector<uint64_t> first_prefixes_;       // key_prefix() of each block's first key, for block_for()
+  // Each block's first key's first 8 bytes as a number that orders as they
+  // do (key_prefix()), for block_for(): u64[n_blocks_], unaligned, in the
+  // payload (format 4) or in computed_prefixes_ (made at open before).
+  const uint8_t* prefixes_ = nullptr;
+  std::vector<uint64_t> computed_prefixes_;
 };
 
 }  // namespace fts

@@ -30,7 +30,8 @@ struct SegmentData {
   std::span<const uint8_t> urls;   // empty: no url table
   std::span<const uint8_t> fingerprints, cluster_ids;  // empty: none
   std::string name;  // for error messages
-  uint32_t postings_version = kFormatVersion;  // of the .post file
+  // The format versions of the .post, .dict and .norms files.
+  uint32_t postings_version = kFormatVersion, dict_version = kFormatVersion, norms_version = kFormatVersion;
 };
 
 // Which near-duplicate files a segment has: none (written before them or
@@ -94,6 +95,9 @@ class SegmentReader {
   // Verifies the checksums of the doc store and the url table, which a
   // merge copies without reading their docs (IndexError on damage).
   void verify_stored_checksums() const;
+  // Verifies the norms' checksum, which opening does not read (a merge
+  // does, before it writes the lengths under a new one).
+  void verify_norms_checksum() const;
   // Drop the pages of the postings, positions and dictionary, or of the doc
   // store, from the resident set (MappedFile::release_pages): a merge reads
   // them on threads of their own (the postings on two), and a page dropped
