@@ -31,7 +31,7 @@ class Recycled {
         return;
       }
     }
-    ::operator delete(p, size);
+    ::operator delete(p);
   }
 
  private:
@@ -48,7 +48,7 @@ class Recycled {
     void* slots[kKept] = {};
     size_t count = 0;
     ~FreeList() {
-      while (count > 0) ::operator delete(slots[--count], sizeof(T));
+      while (count > 0) ::operator delete(slots[--count]);
     }
   };
   static FreeList& free_list() {
