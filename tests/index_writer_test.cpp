@@ -252,13 +252,17 @@ TEST(MergeSegments, TwoThreadsWriteTheFilesOfOne) {
   }
 }
 
-TEST(MergeSegments, ADamagedDocStoreIsNotCopied) {
-  auto docs = generate_docs(600, 12);
+// Flips the byte in the middle of segment 1's file of extension ext (of
+// three), then expects check() and a merge to refuse the index, the merge
+// naming the file: a merge must not pass damaged bytes on under a fresh
+// checksum.
+void expect_merge_refuses_damaged(const std::string& ext, uint32_t seed) {
+  auto docs = generate_docs(600, seed);
   test::TempDir dir;
   build(dir.str(), docs, {.merge = false, .max_segment_docs = 200});
-  const std::string store = IndexReader::open(dir.str())->segments()[1].reader->name() + ".docs";
+  const std::string path = IndexReader::open(dir.str())->segments()[1].reader->name() + ext;
   {
-    std::fstream f(store, std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     f.seekg(0, std::ios::end);
     const std::streamoff middle = f.tellg() / 2;
     f.seekg(middle);
@@ -266,35 +270,22 @@ TEST(MergeSegments, ADamagedDocStoreIsNotCopied) {
     f.seekp(middle);
     f.put(static_cast<char>(c ^ 0x5a));
   }
-  auto index = IndexReader::open(dir.str());
-  EXPECT_THROW(merge_segments(dir.str(), index->segments(), "merged", 1), IndexError);
-}
-
-// Opening does not read the norms past their header; a merge verifies
-// them before it writes their lengths under a fresh checksum.
-TEST(MergeSegments, DamagedNormsAreNotMerged) {
-  auto docs = generate_docs(600, 13);
-  test::TempDir dir;
-  build(dir.str(), docs, {.merge = false, .max_segment_docs = 200});
-  const std::string norms = IndexReader::open(dir.str())->segments()[1].reader->name() + ".norms";
-  {
-    std::fstream f(norms, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(0, std::ios::end);
-    const std::streamoff middle = f.tellg() / 2;
-    f.seekg(middle);
-    const char c = static_cast<char>(f.get());
-    f.seekp(middle);
-    f.put(static_cast<char>(c ^ 0x5a));
-  }
-  auto index = IndexReader::open(dir.str());  // the header holds
+  auto index = IndexReader::open(dir.str());  // opening reads neither past its header
   EXPECT_THROW(index->segments()[1].reader->check(), IndexError);
   try {
     merge_segments(dir.str(), index->segments(), "merged", 1);
-    ADD_FAILURE() << "merged damaged norms";
+    ADD_FAILURE() << "merged a damaged " << ext;
   } catch (const IndexError& e) {
-    EXPECT_NE(std::string(e.what()).find(".norms"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(ext), std::string::npos) << e.what();
   }
 }
+
+// The doc store's blocks are copied without being decompressed.
+TEST(MergeSegments, ADamagedDocStoreIsNotCopied) { expect_merge_refuses_damaged(".docs", 12); }
+
+// Opening does not read the norms past their header; a merge verifies
+// them before it writes their lengths under a fresh checksum.
+TEST(MergeSegments, DamagedNormsAreNotMerged) { expect_merge_refuses_damaged(".norms", 13); }
 
 // A term number names one term only within its numbering: the same numbers
 // under another numbering, docs without numbers and a term without one go
