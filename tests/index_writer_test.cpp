@@ -18,6 +18,7 @@
 #include "index/writer/segment_writer.h"
 #include "index/format/file_format.h"
 #include "index/format/manifest.h"
+#include "index/format/norms.h"
 #include "support/test_support.h"
 
 namespace fts {
@@ -450,6 +451,54 @@ TEST(SegmentReader, ShortestLengthsAreStoredAndChecked) {
     ADD_FAILURE() << "check() passed stored shortest lengths that disagree with the norms";
   } catch (const IndexError& e) {
     EXPECT_NE(std::string(e.what()).find("shortest lengths disagree"), std::string::npos) << e.what();
+  }
+}
+
+// Unfielded scoring reads each doc's kAny length from a byte column
+// (format 5); 255 sends it to the exact title and abstract lengths. Around
+// and past that edge the lengths stay exact, and check() finds a byte that
+// disagrees with them even under a valid checksum.
+TEST(SegmentReader, AnyLengthsAreExactPastTheByteColumn) {
+  const uint32_t abstract_lengths[] = {0, 1, 252, 253, 254, 255, 256, 300, 70000};
+  std::vector<Document> docs;
+  for (uint32_t n : abstract_lengths) {
+    std::string abstract;
+    for (uint32_t i = 0; i < n; ++i) abstract += "w" + std::to_string(i % 97) + " ";
+    docs.push_back({.title = "big cat", .url = "u" + std::to_string(n), .abstract = abstract});
+  }
+  test::TempDir dir;
+  build(dir.str(), docs);
+  auto index = IndexReader::open(dir.str());
+  const SegmentReader& r = *index->segments()[0].reader;
+  for (DocId d = 0; d < r.doc_count(); ++d) {
+    const uint32_t abstract = std::min<uint32_t>(abstract_lengths[d], 65535);
+    EXPECT_EQ(r.field_length(Field::kAbstract, d), abstract) << d;
+    EXPECT_EQ(r.field_length(Field::kAny, d), 2 + abstract) << d;
+  }
+  EXPECT_NO_THROW(r.check());
+
+  const std::string name = r.name();
+  const std::string segment = std::filesystem::path(name).filename().string();
+  index.reset();
+  std::string payload;
+  {
+    MappedFile norms(name + ".norms", FileKind::kNorms);
+    payload.assign(reinterpret_cast<const char*>(norms.payload().data()), norms.payload().size());
+  }
+  ASSERT_EQ(payload.size(), kNormsHeaderBytes + docs.size() * 5);
+  payload[kNormsHeaderBytes + docs.size() * 4 + 1] = 7;  // doc 1's column byte: 3 before
+  {
+    FileWriter out(name + ".norms", FileKind::kNorms);
+    out.write(payload.data(), payload.size());
+    out.finish();
+  }
+  auto damaged = SegmentReader::open(dir.str(), segment);
+  EXPECT_EQ(damaged->field_length(Field::kAny, 1), 7u);  // a wrong score, not a crash
+  try {
+    damaged->check();
+    ADD_FAILURE() << "check() passed a length byte that disagrees with the field lengths";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("doc 1's length byte disagrees"), std::string::npos) << e.what();
   }
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "util/bytes.h"
+#include "index/format/norms.h"
 #include "index/format/segment_files.h"
 
 namespace fts {
@@ -23,20 +24,6 @@ SegmentData data_of(const SegmentReader::Files& f, const std::string& name) {
                      f.fingerprints ? f.fingerprints->payload() : std::span<const uint8_t>(),
                      f.cluster_ids ? f.cluster_ids->payload() : std::span<const uint8_t>(), name, f.post.version(),
                      f.dict.version(), f.norms.version()};
-}
-
-// The shortest length of kAny, kTitle and kAbstract among docs x {u16
-// title, u16 abstract} (0 without docs).
-void scan_shortest_lengths(const uint8_t* norms, uint32_t docs, uint32_t (&out)[3]) {
-  uint32_t shortest[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
-  for (DocId d = 0; d < docs; ++d) {
-    uint16_t v[2];
-    std::memcpy(v, norms + size_t(d) * 4, 4);
-    shortest[0] = std::min<uint32_t>(shortest[0], uint32_t(v[0]) + v[1]);
-    shortest[1] = std::min<uint32_t>(shortest[1], v[0]);
-    shortest[2] = std::min<uint32_t>(shortest[2], v[1]);
-  }
-  for (int f = 0; f < 3; ++f) out[f] = docs == 0 ? 0 : shortest[f];
 }
 
 }  // namespace
@@ -76,11 +63,13 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
                           !r.get_u32(shortest_length_[2]))) {
     throw_corrupt(data.name + ".norms", 0, "norms header truncated");
   }
-  if (r.remaining() != uint64_t(doc_count_) * 4) {
+  const bool any_column = data.norms_version >= kFirstVersionWithAnyColumn;
+  if (r.remaining() != uint64_t(doc_count_) * (any_column ? 5 : 4)) {
     throw_corrupt(data.name + ".norms", stored_shortest ? kNormsHeaderBytes : kNormsHeaderBytesBefore4,
                   "norms hold " + std::to_string(r.remaining()) + " bytes for " + std::to_string(doc_count_) + " docs");
   }
   norms_ = r.pos();
+  if (any_column) any_lengths_ = norms_ + size_t{doc_count_} * 4;
   // Opening does not read the norms past this header (their checksum is
   // verified by check() and before a merge rewrites them: at 6,000,000
   // docs reading 24 MB made a quarter of a cold query). Damaged lengths
@@ -93,7 +82,8 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
     for (int f = 0; f < 3; ++f) sane = sane && uint64_t{shortest[f]} * doc_count_ <= total_length_[f];
     if (!sane) throw_corrupt(data.name + ".norms", kNormsHeaderBytesBefore4, "norms header inconsistent");
   } else {
-    scan_shortest_lengths(norms_, doc_count_, shortest_length_);
+    const NormsScan scan = scan_norms(norms_, nullptr, doc_count_);
+    std::copy(scan.shortest, scan.shortest + 3, shortest_length_);
   }
   dict_ = TermDictReader(data.term_dict, data.name + ".dict", data.dict_version);
   if (!data.bloom.empty()) bloom_ = BloomFilter(data.bloom, data.name + ".bloom");
@@ -181,10 +171,13 @@ void SegmentReader::check() const {
   }
   // Pruning trusts the stored shortest lengths: a longer one than the
   // norms hold would drop hits from the top k.
-  uint32_t shortest[3];
-  scan_shortest_lengths(norms_, doc_count_, shortest);
-  if (!std::equal(shortest, shortest + 3, shortest_length_)) {
+  const NormsScan norms = scan_norms(norms_, any_lengths_, doc_count_);
+  if (!std::equal(norms.shortest, norms.shortest + 3, shortest_length_)) {
     throw_corrupt(data_.name + ".norms", kNormsHeaderBytesBefore4, "stored shortest lengths disagree with the norms");
+  }
+  if (norms.first_wrong_byte != UINT32_MAX) {
+    throw_corrupt(data_.name + ".norms", kNormsHeaderBytes + size_t{doc_count_} * 4 + norms.first_wrong_byte,
+                  "doc " + std::to_string(norms.first_wrong_byte) + "'s length byte disagrees with its field lengths");
   }
   // Structure: every term's postings decode, doc ids stay in range and
   // ascending, freqs are positive, positions lie inside the field, and

@@ -16,6 +16,7 @@
 #include "index/format/bloom_filter.h"
 #include "index/format/doc_id_map.h"
 #include "index/format/fingerprints.h"
+#include "index/format/norms.h"
 #include "index/format/postings.h"
 #include "index/format/segment_files.h"
 #include "index/format/term_dict.h"
@@ -302,30 +303,29 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
 }  // namespace
 
 void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) {
-  FileWriter out(path, FileKind::kNorms);
+  const auto docs = static_cast<uint32_t>(lengths.size() / 2);
   uint64_t totals[3] = {0, 0, 0};
+  std::string pairs, any_column;
+  pairs.reserve(size_t{docs} * 4);
+  any_column.reserve(docs);
   for (size_t i = 0; i < lengths.size(); i += 2) {
     totals[1] += lengths[i];
     totals[2] += lengths[i + 1];
+    const uint16_t v[2] = {saturate(lengths[i]), saturate(lengths[i + 1])};
+    pairs.append(reinterpret_cast<const char*>(v), 4);
+    any_column.push_back(static_cast<char>(any_length_byte(v[0], v[1])));
   }
   totals[0] = totals[1] + totals[2];
-  // The shortest saturated lengths, as a reader scanning the norms would
-  // find them (0 without docs).
-  uint32_t shortest[3] = {0, 0, 0};
-  for (size_t i = 0; i < lengths.size(); i += 2) {
-    const uint32_t title = saturate(lengths[i]), abstract = saturate(lengths[i + 1]);
-    const uint32_t doc[3] = {title + abstract, title, abstract};
-    for (int f = 0; f < 3; ++f) shortest[f] = i == 0 ? doc[f] : std::min(shortest[f], doc[f]);
-  }
-  std::string buf;
-  put_u32(buf, static_cast<uint32_t>(lengths.size() / 2));
-  for (uint64_t t : totals) put_u64(buf, t);
-  for (uint32_t s : shortest) put_u32(buf, s);
-  for (uint32_t len : lengths) {
-    uint16_t v = saturate(len);
-    buf.append(reinterpret_cast<const char*>(&v), 2);
-  }
-  out.write(buf.data(), buf.size());
+  // The shortest saturated lengths, as the reader's check finds them.
+  const NormsScan scan = scan_norms(reinterpret_cast<const uint8_t*>(pairs.data()), nullptr, docs);
+  std::string header;
+  put_u32(header, docs);
+  for (uint64_t t : totals) put_u64(header, t);
+  for (uint32_t s : scan.shortest) put_u32(header, s);
+  FileWriter out(path, FileKind::kNorms);
+  out.write(header.data(), header.size());
+  out.write(pairs.data(), pairs.size());
+  out.write(any_column.data(), any_column.size());
   out.finish();
 }
 

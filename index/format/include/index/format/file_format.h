@@ -17,8 +17,9 @@ namespace fts {
 // 2: term dictionary entries omit total_freq when it equals doc_freq.
 // 3 added impacts to the postings' skip data, 4 each field's shortest
 // length to the norms' header and the block prefixes to the term
-// dictionary (opening a segment made both from the whole file before).
-inline constexpr uint32_t kFormatVersion = 4;  // written
+// dictionary (opening a segment made both from the whole file before), 5 a
+// byte column of each doc's kAny length to the norms (index/format/norms.h).
+inline constexpr uint32_t kFormatVersion = 5;  // written
 inline constexpr uint32_t kOldestReadableVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero

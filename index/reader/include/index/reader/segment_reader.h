@@ -16,6 +16,7 @@
 #include "index/format/fields.h"
 #include "index/format/file_format.h"
 #include "index/format/fingerprints.h"
+#include "index/format/norms.h"
 #include "index/format/postings.h"
 #include "index/format/term_dict.h"
 #include "index/format/url_table.h"
@@ -63,6 +64,7 @@ class SegmentReader {
   // Inline: a scored hit reads it.
   uint32_t field_length(Field field, DocId doc) const {
     if (doc >= doc_count_) return 0;
+    if (field == Field::kAny && any_lengths_ && any_lengths_[doc] != kLongAnyLength) return any_lengths_[doc];
     uint16_t v[2];
     std::memcpy(v, norms_ + size_t(doc) * 4, 4);
     switch (field) {
@@ -117,6 +119,7 @@ class SegmentReader {
   uint64_t total_length_[3] = {0, 0, 0};
   uint32_t shortest_length_[3] = {0, 0, 0};
   const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
+  const uint8_t* any_lengths_ = nullptr;  // doc_count_ bytes (index/format/norms.h); null before format 5
   TermDictReader dict_;
   BloomFilter bloom_;
   DocStoreReader store_;
