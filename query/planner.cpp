@@ -88,7 +88,7 @@ class SegmentPlanner {
       return out;
     }
     if (const QueryNode* positive = lone_positive(root)) {
-      std::vector<CursorPtr> negatives = negations(root, true);
+      std::vector<CursorPtr> negatives = negations(root);
       if (positive->kind == Kind::kOr) {
         out.clauses = disjunction_parts(*positive, false);
       } else {
@@ -102,17 +102,17 @@ class SegmentPlanner {
   }
 
  private:
-  // Filters of the n of an AND's NOT n children that match something.
-  // probed: the caller only probes them and their union (contains(),
-  // never iterated: the exclusions of an AND with a positive child). An
-  // excluded phrase is then built two-phase: positions are read only at
-  // the probed docs, not in a search for its first match at construction,
-  // which in each segment without one would scan the whole phrase.
-  std::vector<CursorPtr> negations(const QueryNode& node, bool probed) {
+  // Filters of the n of an AND's NOT n children that match something. Each
+  // is built two-phase: its parent probes it (contains()) or confirms the
+  // candidates it iterates (a complement, AndNotCursor), so positions are
+  // read only at those docs, not in a search for its first match at
+  // construction, which in each segment without one would scan the whole
+  // phrase.
+  std::vector<CursorPtr> negations(const QueryNode& node) {
     std::vector<CursorPtr> out;
     for (const auto& c : node.children) {
       if (!is_negation(*c)) continue;
-      CursorPtr cursor = filter(*c->children[0], false, probed);
+      CursorPtr cursor = filter(*c->children[0], false, true);
       if (cursor->doc() != kNoMoreDocs) out.push_back(std::move(cursor));
     }
     return out;
@@ -131,7 +131,7 @@ class SegmentPlanner {
       case Kind::kPhrase:
         return node.terms.size() == 1 ? term(node, scoring) : phrase(node, scoring, two_phase);
       case Kind::kNot:
-        return complement(filter(*node.children[0], false));
+        return complement(filter(*node.children[0], false, true));
       case Kind::kAnd:
         return conjunction(node, scoring, exhaustive, two_phase);
       case Kind::kOr:
@@ -140,9 +140,8 @@ class SegmentPlanner {
     return std::make_unique<EmptyCursor>();
   }
 
-  // Without scores, possibly from (or into) the filter cache.
-  // A cursor that may be materialised is built exact (two_phase only where
-  // it is not).
+  // Without scores, possibly from (or into) the filter cache; one that is
+  // materialised is built exact.
   CursorPtr filter(const QueryNode& node, bool exhaustive, bool two_phase = false) {
     FilterCache* cache = options_.cache;
     if (!cache || node.kind == Kind::kTerm) return build(node, false, exhaustive, two_phase);
@@ -153,8 +152,9 @@ class SegmentPlanner {
     }
     FilterCache::Lookup found = cache->lookup(key);
     if (found.bitmap) return std::make_unique<BitmapCursor>(std::move(found.bitmap));
-    CursorPtr cursor = build(node, false, exhaustive);
+    CursorPtr cursor = build(node, false, exhaustive, two_phase);
     if (!cache->worth_caching(found.sightings, cursor->work())) return cursor;
+    if (two_phase) cursor = build(node, false, exhaustive);  // materialised: exact
     auto bitmap = materialise(*cursor);
     cache->insert(key, bitmap);
     return std::make_unique<BitmapCursor>(std::move(bitmap));
@@ -250,12 +250,12 @@ class SegmentPlanner {
       include = std::make_unique<AndCursor>(std::move(positives), segment_.doc_count(), lazy && !excludes);
     }
     if (!excludes || include->doc() == kNoMoreDocs) return include;
-    // Exclusions are probed at include's docs, except from every doc
-    // (AndNotCursor then iterates them, so they must be exact): a positive
-    // such as (a OR NOT a) can plan as every doc too.
-    std::vector<CursorPtr> negatives = negations(node, dynamic_cast<const AllDocsCursor*>(include.get()) == nullptr);
-    if (negatives.empty()) return include;
-    CursorPtr exclude = union_of(std::move(negatives), false, false);
+    // Exclusions are probed at include's docs, or iterated from every doc
+    // (a positive such as (a OR NOT a) can plan as every doc too), each
+    // candidate confirmed (AndNotCursor): built two-phase either way.
+    std::vector<CursorPtr> excluded = negations(node);
+    if (excluded.empty()) return include;
+    CursorPtr exclude = union_of(std::move(excluded), false, false);
     return std::make_unique<AndNotCursor>(std::move(include), std::move(exclude));
   }
 

@@ -1,7 +1,7 @@
-// What the planner builds, read from explain(): an excluded phrase that is
-// only probed (beside a positive clause) is built two-phase, positions read
-// at the probed docs only; one that is iterated (a complement) stays exact.
-// Each plan's count is checked against counting the parts apart.
+// What the planner builds, read from explain(): an excluded phrase is built
+// two-phase, positions read only at the docs it is probed at (beside a
+// positive clause) or at its candidates as a complement passes them. Each
+// plan's count is checked against counting the parts apart.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -57,13 +57,30 @@ TEST_F(PlannerTest, ProbedExclusionsInAUnionAreTwoPhase) {
   EXPECT_EQ(searcher_->search(parse_query(q, analyzer_).get(), {}).total_hits, count(q));
 }
 
-TEST_F(PlannerTest, IteratedExclusionsStayExact) {
+// A complement iterates its exclusions' candidates, confirming each it
+// reaches: every odd doc holds "small wild", every even one both tokens in
+// the other order (a candidate, no match). The first hits by doc id come
+// without confirming candidates beyond them (the exact phrase searched
+// the segment for its first match on construction).
+TEST_F(PlannerTest, IteratedExclusionsAreTwoPhaseAndConfirmed) {
   for (const std::string q : {"-\"small wild\"", "-\"small wild\" -dog"}) {
     const std::string plan = explain(q);
-    EXPECT_EQ(plan.find("two-phase"), std::string::npos) << q << "\n" << plan;
+    EXPECT_NE(plan.find("phrase(two-phase) \"small wild\""), std::string::npos) << q << "\n" << plan;
   }
   EXPECT_EQ(count("-\"small wild\""), 300u);
   EXPECT_EQ(count("-\"small wild\" -dog"), 600u - count("\"small wild\" OR dog"));
+  SearchRequest first;
+  first.order = SearchRequest::Order::kDocId;
+  first.limit = 4;
+  for (uint64_t threshold : {kExactHitCount, uint64_t{4}}) {
+    first.total_hits_threshold = threshold;
+    SearchResponse r = searcher_->search(parse_query("-\"small wild\"", analyzer_).get(), first);
+    ASSERT_EQ(r.hits.size(), 4u);
+    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(r.hits[i].doc, 2 * i) << i;
+    if (threshold == kExactHitCount) {
+      EXPECT_EQ(r.total_hits, 300u);
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,12 @@
 // include minus exclude: each candidate of include is probed in exclude
 // (contains()), so exclude is read only where include matches, and an
 // excluded phrase checks positions only there.
-// Scores are include's (a negated part never scores).
+// Scores are include's (a negated part never scores). A complement (every
+// doc minus exclude) iterates exclude instead, confirming each of its
+// candidates where it stops on them (a phrase built two-phase): an exact
+// phrase would search for its first match on construction, anywhere in
+// the segment, where the first ten docs of `NOT "a b c"` need only its
+// candidates among them.
 #pragma once
 
 #include <algorithm>
@@ -18,7 +23,8 @@ class AndNotCursor final : public DocCursor {
   AndNotCursor(std::unique_ptr<DocCursor> include, std::unique_ptr<DocCursor> exclude)
       : include_(std::move(include)),
         exclude_(std::move(exclude)),
-        include_is_everything_(dynamic_cast<AllDocsCursor*>(include_.get()) != nullptr) {
+        include_is_everything_(dynamic_cast<AllDocsCursor*>(include_.get()) != nullptr),
+        exclude_approximate_(include_is_everything_ && exclude_->approximate()) {
     skip_excluded(include_->doc());
   }
 
@@ -42,7 +48,7 @@ class AndNotCursor final : public DocCursor {
   uint64_t count_remaining() override {
     if (!include_is_everything_ || doc_ == kNoMoreDocs) return DocCursor::count_remaining();
     const uint64_t left = include_->cost() - doc_;
-    const uint64_t excluded = exclude_->count_remaining();
+    const uint64_t excluded = exclude_approximate_ ? count_exclusions(nullptr) : exclude_->count_remaining();
     doc_ = kNoMoreDocs;
     return left - excluded;
   }
@@ -50,7 +56,7 @@ class AndNotCursor final : public DocCursor {
   uint64_t count_live(const LiveDocs& live) override {
     if (!include_is_everything_ || doc_ == kNoMoreDocs) return DocCursor::count_live(live);
     const uint64_t left = live.count_from(doc_);
-    const uint64_t excluded = exclude_->count_live(live);
+    const uint64_t excluded = exclude_approximate_ ? count_exclusions(&live) : exclude_->count_live(live);
     doc_ = kNoMoreDocs;
     return left - excluded;
   }
@@ -89,8 +95,7 @@ class AndNotCursor final : public DocCursor {
     const uint64_t end = include_->cost();  // doc count
     uint64_t d = doc_;
     while (d < end) {
-      uint64_t e = exclude_->doc();
-      if (e < d) e = exclude_->advance(static_cast<DocId>(d));
+      const uint64_t e = exclusion_from(static_cast<DocId>(d));
       const uint64_t stop = std::min(e, end);
       if (d < stop) fn(d, stop);
       d = e + 1;
@@ -103,9 +108,10 @@ class AndNotCursor final : public DocCursor {
       if (include_is_everything_) {
         // A complement walks exclude anyway: iterate it, so it can still
         // count and collect the rest (count_remaining, collect_remaining).
+        // Whether d is excluded: a candidate past d is left unconfirmed.
         DocId e = exclude_->doc();
         if (e < d) e = exclude_->advance(d);
-        if (e != d) break;
+        if (e != d || (exclude_approximate_ && !exclude_->confirm())) break;
       } else if (d < exclude_->doc() || !exclude_->contains(d)) {
         // Below exclude's doc() nothing matches it (DocCursor::contains).
         // A term's doc() moves with each probe, so a rare excluded term is
@@ -117,8 +123,27 @@ class AndNotCursor final : public DocCursor {
     return doc_ = d;
   }
 
+  // A complement's first exclusion >= from (kNoMoreDocs: none).
+  DocId exclusion_from(DocId from) {
+    DocId e = exclude_->doc();
+    if (e < from) e = exclude_->advance(from);
+    if (exclude_approximate_) {
+      while (e != kNoMoreDocs && !exclude_->confirm()) e = exclude_->next();
+    }
+    return e;
+  }
+  // A complement's exclusions after doc() (in live only, given live).
+  uint64_t count_exclusions(const LiveDocs* live) {
+    uint64_t n = 0;
+    for (DocId e = exclusion_from(doc_); e != kNoMoreDocs; e = exclusion_from(e + 1)) {
+      n += live == nullptr || live->is_live(e);
+    }
+    return n;
+  }
+
   std::unique_ptr<DocCursor> include_, exclude_;
   const bool include_is_everything_;
+  const bool exclude_approximate_;  // a complement's exclude stops on candidates
 };
 
 }  // namespace fts
