@@ -234,9 +234,11 @@ void TermDictReader::check() const {
 }
 
 void TermDictReader::corrupt(const uint8_t* at, const std::string& what) const {
-  // An offset into the payload, or 0 for the prefixes computed at open.
-  const bool in_payload = at >= payload_.data() && at < payload_.data() + payload_.size();
-  throw_corrupt(path_, in_payload ? static_cast<uint64_t>(at - payload_.data()) : 0, "term dictionary: " + what);
+  // An offset into the payload, or 0 for the prefixes computed at open
+  // (compared as integers: at may point into another object).
+  const auto where = reinterpret_cast<uintptr_t>(at), start = reinterpret_cast<uintptr_t>(payload_.data());
+  const bool in_payload = where >= start && where - start < payload_.size();
+  throw_corrupt(path_, in_payload ? uint64_t{where - start} : 0, "term dictionary: " + what);
 }
 
 std::string_view TermDictReader::first_key(uint64_t block) const {
