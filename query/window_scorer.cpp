@@ -24,6 +24,7 @@ bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses) {
   float best = 0;
   for (const auto& c : clauses) {
     if (c->doc() == kNoMoreDocs) continue;
+    if (c->work() > c->cost()) return true;  // counting it costs what scoring it does
     live.push_back({c->max_score(), c->cost()});
     postings += c->cost();
     best = std::max(best, live.back().bound);

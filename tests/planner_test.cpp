@@ -11,7 +11,9 @@
 #include "index/reader/index_reader.h"
 #include "index/writer/index_writer.h"
 #include "query/parser.h"
+#include "query/planner.h"
 #include "query/searcher.h"
+#include "query/window_scorer.h"
 #include "support/test_support.h"
 
 namespace fts {
@@ -80,6 +82,25 @@ TEST_F(PlannerTest, IteratedExclusionsAreTwoPhaseAndConfirmed) {
     if (threshold == kExactHitCount) {
       EXPECT_EQ(r.total_hits, 300u);
     }
+  }
+}
+
+// A disjunction ranked with an exact count scores every match where
+// counting apart would cost as much as scoring: a phrase (positions) or a
+// conjunction among its clauses. A common term beside a rare one is pruned.
+TEST_F(PlannerTest, ClausesCountedAsDearlyAsScoredAreAllScored) {
+  auto clauses_scored_all = [&](const std::string& q) {
+    auto query = parse_query(q, analyzer_);
+    PreparedQuery prepared(*query, searcher_->index(), true);
+    EXPECT_GT(disjunction_width(prepared), 1u) << q;
+    const auto& segment = searcher_->index().segments().at(0);
+    return scoring_all_pays(plan_segment_clauses(prepared, *segment.reader, PlanOptions{}).clauses);
+  };
+  EXPECT_FALSE(clauses_scored_all("cat OR 17"));
+  EXPECT_TRUE(clauses_scored_all("cat OR \"small wild\" OR 17"));
+  EXPECT_TRUE(clauses_scored_all("cat OR (dog 14)"));
+  for (const std::string q : {"cat OR 17", "cat OR \"small wild\" OR 17", "cat OR (dog 14)"}) {
+    EXPECT_EQ(searcher_->search(parse_query(q, analyzer_).get(), {}).total_hits, count(q)) << q;
   }
 }
 
