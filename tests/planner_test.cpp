@@ -1,11 +1,14 @@
 // What the planner builds, read from explain(): an excluded phrase is built
 // two-phase, positions read only at the docs it is probed at (beside a
 // positive clause) or at its candidates as a complement passes them. Each
-// plan's count is checked against counting the parts apart.
+// plan's count is checked against counting the parts apart. And how a
+// disjunction with an exact count is ranked and counted per segment.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzer/analyzer.h"
 #include "index/reader/index_reader.h"
@@ -101,6 +104,26 @@ TEST_F(PlannerTest, ClausesCountedAsDearlyAsScoredAreAllScored) {
   EXPECT_TRUE(clauses_scored_all("cat OR (dog 14)"));
   for (const std::string q : {"cat OR 17", "cat OR \"small wild\" OR 17", "cat OR (dog 14)"}) {
     EXPECT_EQ(searcher_->search(parse_query(q, analyzer_).get(), {}).total_hits, count(q)) << q;
+  }
+}
+
+// A disjunction whose clauses but one hold nothing in a segment (no doc
+// has "cat small") is counted by that clause's doc freq, or, with deleted
+// docs, by counting its live docs; with every clause empty, 0.
+TEST_F(PlannerTest, ADisjunctionWithOneClauseLeftCountsIt) {
+  const std::vector<std::pair<std::string, uint64_t>> queries = {
+      {"dog OR \"cat small\"", 86}, {"\"cat small\" OR \"cat wild\"", 0}, {"(dog OR \"cat small\") -14", 85}};
+  for (const auto& [q, hits] : queries) {
+    EXPECT_EQ(searcher_->search(parse_query(q, analyzer_).get(), {}).total_hits, hits) << q;
+  }
+  {
+    IndexWriter writer(dir_.str());
+    writer.delete_doc(7);
+    writer.commit();
+  }
+  searcher_ = std::make_unique<Searcher>(IndexReader::open(dir_.str()), SearcherOptions{0, 0});
+  for (const auto& [q, hits] : queries) {
+    EXPECT_EQ(searcher_->search(parse_query(q, analyzer_).get(), {}).total_hits, hits ? hits - 1 : 0) << q;
   }
 }
 
