@@ -127,5 +127,25 @@ TEST_F(PlannerTest, ADisjunctionWithOneClauseLeftCountsIt) {
   }
 }
 
+// A phrase ranked alone without an exact count learns the k-th best score
+// and passes the stretches that its tokens' block bounds rule out without
+// reading their positions: told that nothing up to its own bound competes,
+// it has no match left; told 0, it keeps every match ("small wild": the
+// odd docs).
+TEST_F(PlannerTest, APhraseToldTheKthScorePassesWhatCannotCompete) {
+  auto query = parse_query("\"small wild\"", analyzer_);
+  PreparedQuery prepared(*query, searcher_->index(), true);
+  const SegmentReader& segment = *searcher_->index().segments().at(0).reader;
+  auto all = plan_segment(prepared, segment, PlanOptions{});
+  ASSERT_EQ(all->doc(), 1u);
+  EXPECT_TRUE(all->set_min_competitive_score(0.0f));
+  uint64_t matches = 1;
+  while (all->next() != kNoMoreDocs) ++matches;
+  EXPECT_EQ(matches, 300u);
+  auto none = plan_segment(prepared, segment, PlanOptions{});
+  EXPECT_TRUE(none->set_min_competitive_score(none->max_score()));
+  EXPECT_EQ(none->next(), kNoMoreDocs);
+}
+
 }  // namespace
 }  // namespace fts

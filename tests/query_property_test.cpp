@@ -319,6 +319,48 @@ TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
   }
 }
 
+// A phrase alone (or minus a term) ranked without an exact count passes
+// the stretches where its tokens' block bounds cannot beat the k-th best
+// score, reading no positions there: the top hits stay brute force's, and
+// the count falls short of the matches. Docs are short in every third run
+// of 500 and long elsewhere, so once the best hits are found whole blocks
+// of long docs are ruled out.
+TEST(QueryPropertyTest, PhrasesPassOverStretchesThatCannotCompete) {
+  std::mt19937 rng(53);
+  const char* fillers[] = {"blue", "green", "jumps", "over", "lazy", "dog", "quick", "brown"};
+  std::vector<Document> docs;
+  for (int i = 0; i < 6000; ++i) {
+    Document d;
+    d.url = "u" + std::to_string(i);
+    d.title = fillers[rng() % 8];
+    const bool short_doc = (i / 500) % 3 == 0;
+    const size_t length = short_doc ? 2 + rng() % 4 : 40 + rng() % 20;
+    for (size_t w = 0; w < length; ++w) {
+      if (rng() % (short_doc ? 3 : 20) == 0) d.abstract += "red fox jumps ";
+      d.abstract += std::string(fillers[rng() % 8]) + " ";
+    }
+    docs.push_back(d);
+  }
+  Analyzer analyzer;
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  for (const uint32_t max_segment_docs : {0u, 2500u}) {
+    test::TempDir dir;
+    auto index = index_of(dir.str(), docs, max_segment_docs);
+    Searcher searcher(index, SearcherOptions{0, 0});
+    for (const std::string text : {"\"red fox\"", "\"red fox jumps\"", "\"red fox\" -quick", "abstract:\"fox jumps\""}) {
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(query) << text;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+      SearchRequest request;
+      request.limit = 10;
+      request.total_hits_threshold = 0;
+      const SearchResponse response = searcher.search(query.get(), request);
+      EXPECT_LT(response.total_hits, searcher.count(query.get())) << text << ", segments of " << max_segment_docs;
+      EXPECT_FALSE(response.total_hits_exact) << text;
+    }
+  }
+}
+
 // A term alone over segments with deleted docs: the pruned ranking counts
 // the blocks it skips against the live docs as it passes them. Common
 // words hold hundreds of docs per segment, so most of their blocks are
