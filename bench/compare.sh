@@ -163,11 +163,14 @@ for corpus in $CORPORA; do
         log "$e $mode $corpus/$qs"
         qf=$SHARED/queries/$qs.txt
         res=$OUT/$corpus.$qs.$e.$mode.jsonl
-        # This machine drops clean file pages within minutes even with most
-        # memory free, mapped index pages included: an index half out of the
-        # page cache made fts's 6M sums up to 2.6 times those of an earlier
-        # run. Every engine reads its whole index before each file, so each
-        # starts from the same state (all of it cached).
+        # This machine pages file pages out of the page cache with most
+        # memory free: a DAMON scheme (/sys/kernel/mm/damon) pages out every
+        # file page that no process maps once it has gone unread for about
+        # 60 s, kdamond spending up to 0.8 s of CPU a second on it. An index
+        # half out of the page cache made fts's 6M sums up to 2.6 times those
+        # of an earlier run. Every engine reads its whole index before each
+        # file, so each starts from the same state (all of it cached); the
+        # pages a run maps stay for the run.
         find "$idx" -type f -exec cat {} + >/dev/null
         if [ "$e" = fts ]; then
           "$FTS_BUILD/fts-bench" --index "$idx" --queries "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2

@@ -13,7 +13,10 @@
 // From there an exact one iterates the union of the two fields'
 // conjunctions (the title's mostly short), no longer the kAny lists: those
 // hold the abstract's docs again, and reading both cost a sixth of `"one
-// who is"`. Two-phase, it stays on the kAny lists, confirmed per doc.
+// who is"`. Two-phase, it leaves the kAny lists for the parts' at the
+// first candidate it confirms (or probe), so that a candidate's doc ids
+// are read once, not from the kAny lists and then again from the parts':
+// `abstract:bp "is formed by"` on the 6M-doc dump, 6.7 -> 5.8 ms.
 #pragma once
 
 #include <algorithm>
@@ -61,7 +64,7 @@ class PhraseCursor final : public DocCursor {
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
-    if (on_parts_) return find_on_parts(doc_ + 1);
+    if (on_parts_) return approximate_ ? candidate_on_parts(doc_ + 1, true) : find_on_parts(doc_ + 1);
     if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     // After advance_once() the lead token may be short of doc_.
     PostingsCursor& lead = approx_.lead();
@@ -74,7 +77,7 @@ class PhraseCursor final : public DocCursor {
   }
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
-    if (on_parts_) return find_on_parts(target);
+    if (on_parts_) return approximate_ ? candidate_on_parts(target, false) : find_on_parts(target);
     if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     if (approximate_) return advance_once(target);
     approx_.lead().advance(target);
@@ -138,6 +141,7 @@ class PhraseCursor final : public DocCursor {
   bool contains(DocId target) override {
     if (target < doc_) return false;
     if (target == doc_) return confirm();
+    if (on_parts_) return occurrences(target, false) > 0;
     return approx_.step(target) == target && occurrences(target, false) > 0;
   }
   // From now on stop on candidates: next() on docs holding every token,
@@ -145,7 +149,7 @@ class PhraseCursor final : public DocCursor {
   // confirm() checks the tokens, then reads positions. A phrase already
   // iterating its field parts stays exact.
   bool approximate() override {
-    if (on_parts_) return false;
+    if (on_parts_ && !approximate_) return false;
     if (!approximate_) checked_ = doc_;  // found exactly so far
     approximate_ = true;
     return true;
@@ -153,7 +157,13 @@ class PhraseCursor final : public DocCursor {
   bool confirm() override {
     if (checked_ != doc_) {
       checked_ = doc_;
-      freq_ = doc_ == kNoMoreDocs || approx_.step(doc_) != doc_ ? 0 : occurrences(doc_, weight_ != nullptr);
+      if (doc_ == kNoMoreDocs) {
+        freq_ = 0;
+      } else if (on_parts_) {
+        freq_ = occurrences(doc_, weight_ != nullptr);
+      } else {
+        freq_ = approx_.step(doc_) != doc_ ? 0 : occurrences(doc_, weight_ != nullptr);
+      }
     }
     return freq_ > 0;
   }
@@ -182,7 +192,6 @@ class PhraseCursor final : public DocCursor {
       if (!field_tokens_.empty()) {
         if (!parts_ready_) look_up_field_parts();
         for (auto& part : parts_) part.doc = part.tokens.align_from(candidate);
-        on_parts_ = true;
         return find_on_parts(candidate);
       }
       if (const DocId from = competitive_from(candidate); from != candidate) {
@@ -233,6 +242,18 @@ class PhraseCursor final : public DocCursor {
     return target;
   }
 
+  // Two-phase on the field parts: the first candidate >= target of any
+  // part, each part's tokens moved once (a parent's advance(), as
+  // advance_once()) or to a doc they all hold (next()).
+  DocId candidate_on_parts(DocId target, bool aligned) {
+    DocId first = kNoMoreDocs;
+    for (auto& part : parts_) {
+      if (part.doc < target) part.doc = aligned ? part.tokens.align_from(target) : part.tokens.step(target);
+      first = std::min(first, part.doc);
+    }
+    return doc_ = first;
+  }
+
   // Approximate advance() as a conjunction's child: each token moves once,
   // rarest first, and the first to pass target hands its doc back to the
   // parent, whose own lead is mostly sparser than the tokens together.
@@ -250,6 +271,7 @@ class PhraseCursor final : public DocCursor {
   // field holds every token.
   void look_up_field_parts() {
     parts_ready_ = true;
+    on_parts_ = true;
     for (Field f : {Field::kTitle, Field::kAbstract}) {
       std::vector<PostingsCursor> cursors;
       cursors.reserve(field_tokens_.size());
@@ -269,7 +291,10 @@ class PhraseCursor final : public DocCursor {
     if (!parts_ready_) look_up_field_parts();
     uint32_t total = 0;
     for (auto& part : parts_) {
-      if (part.tokens.step(doc) != doc) continue;
+      // Where the part's tokens are: a two-phase phrase's next candidate
+      // there (an exact one's parts are at or beyond doc already).
+      part.doc = part.tokens.step(doc);
+      if (part.doc != doc) continue;
       total += count_in(part.tokens, all);
       if (total > 0 && !all) return total;
     }
