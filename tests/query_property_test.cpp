@@ -54,6 +54,14 @@ std::shared_ptr<const IndexReader> index_of(const std::string& dir, const std::v
   return IndexReader::open(dir);
 }
 
+// The top 10 with a count that may stop at any hit: pruned from the first.
+SearchResponse pruned_top10(const Searcher& searcher, const QueryNode* query) {
+  SearchRequest request;
+  request.limit = 10;
+  request.total_hits_threshold = 0;
+  return searcher.search(query, request);
+}
+
 struct Config {
   size_t docs;
   uint32_t seed;
@@ -306,10 +314,7 @@ TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
         auto query = parse_query(text, analyzer);
         ASSERT_TRUE(query) << text;
         ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
-        SearchRequest request;
-        request.limit = 10;
-        request.total_hits_threshold = 0;
-        const SearchResponse response = searcher.search(query.get(), request);
+        const SearchResponse response = pruned_top10(searcher, query.get());
         const uint64_t matches = searcher.count(query.get());
         EXPECT_LE(response.total_hits, matches) << text;
         if (response.total_hits < matches) ++passed_over;
@@ -351,10 +356,7 @@ TEST(QueryPropertyTest, PhrasesPassOverStretchesThatCannotCompete) {
       auto query = parse_query(text, analyzer);
       ASSERT_TRUE(query) << text;
       ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
-      SearchRequest request;
-      request.limit = 10;
-      request.total_hits_threshold = 0;
-      const SearchResponse response = searcher.search(query.get(), request);
+      const SearchResponse response = pruned_top10(searcher, query.get());
       EXPECT_LT(response.total_hits, searcher.count(query.get())) << text << ", segments of " << max_segment_docs;
       EXPECT_FALSE(response.total_hits_exact) << text;
     }
