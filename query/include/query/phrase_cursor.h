@@ -341,7 +341,7 @@ class PhraseCursor final : public DocCursor {
   std::vector<std::string_view> field_tokens_;
   std::vector<FieldPart> parts_;
   bool parts_ready_ = false;  // field_tokens_ looked up (or none to look up)
-  bool on_parts_ = false;     // iterating parts_ (exact, unqualified)
+  bool on_parts_ = false;     // iterating parts_ (unqualified, exact or two-phase)
   const SegmentReader* segment_;
   Field field_;
   const Bm25Weight* weight_;
