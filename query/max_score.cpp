@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "query/live_docs_cursor.h"
+
 namespace fts {
 
 void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
@@ -13,6 +15,14 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
     float bound;     // over every doc; orders the clauses
     uint32_t query;  // its place in the query: the order scores are summed in
   };
+  // Deleted docs are left out at the candidates where clauses combine, but
+  // one clause alone is filtered as it goes: what it skips and counts in
+  // bulk (count_through, skip_ruled_out) is then live docs only.
+  const auto left = [](const auto& c) { return c->doc() != kNoMoreDocs; };
+  if (segment.live && std::count_if(clauses.begin(), clauses.end(), left) == 1) {
+    auto& lone = *std::find_if(clauses.begin(), clauses.end(), left);
+    lone = std::make_unique<LiveDocsCursor>(std::move(lone), *segment.live);
+  }
   std::vector<Clause> cs;
   cs.reserve(clauses.size());
   for (uint32_t q = 0; q < clauses.size(); ++q)
@@ -139,7 +149,7 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
       DocId d = kNoMoreDocs;
       for (size_t i = essential; i < n; ++i) d = std::min(d, cs[i].cursor->doc());
       if (d > end || d == kNoMoreDocs) break;
-      if (excluded && excluded->contains(d)) {
+      if (!segment.is_live(d) || (excluded && excluded->contains(d))) {
         for (size_t i = essential; i < n; ++i) {
           DocCursor* c = cs[i].cursor;
           if (c->doc() == d) c->next();

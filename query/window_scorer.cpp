@@ -57,7 +57,7 @@ void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCur
         const uint32_t i = w * 64 + static_cast<uint32_t>(std::countr_zero(bits));
         const DocId d = base + i;
         interrupt.tick();
-        if (excluded && excluded->contains(d)) continue;
+        if (!segment.is_live(d) || (excluded && excluded->contains(d))) continue;
         ++count.hits;
         top.push(scores[i], segment.global(d));
       }

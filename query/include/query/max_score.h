@@ -35,7 +35,9 @@ struct HitCount {
 // threshold; UINT64_MAX: never prune); count carries across segments.
 // interrupt ticks once per candidate (time budget, cancellation).
 // excluded (may be null) holds docs that are no match whatever the clauses
-// hold; it is only probed (DocCursor::contains), at the candidates.
+// hold; it is only probed (DocCursor::contains), at the candidates. So are
+// the segment's live docs: the clauses may hold deleted docs (a test per
+// candidate rather than per posting of each clause).
 // count_all, for one clause and nothing excluded: count exactly all the
 // same, the docs of the windows pruning rules out counted without scores
 // (DocCursor::count_through) in the one pass.

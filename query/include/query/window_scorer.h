@@ -36,8 +36,10 @@ namespace fts {
 // 438 hits on the 1M-doc dump: 5.0 ms pruned beside a count, 2.5 ms).
 bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses);
 
-// Collects every match of the OR of clauses (one segment's cursors, each on
-// its first doc) into top with the segment's global ids, and counts them
+// Collects every live match of the OR of clauses (one segment's cursors,
+// each on its first doc, deleted docs not filtered out: a test per match
+// here rather than per posting of each clause, and the clauses keep their
+// bulk score_window) into top with the segment's global ids, and counts them
 // exactly. A doc's score is the sum of its clauses' scores in their order
 // in clauses (the order collect_max_score sums in). excluded (may be null)
 // is probed at each match, in ascending order. interrupt ticks once per
