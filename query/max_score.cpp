@@ -72,14 +72,21 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   for (;;) {
     raise_threshold();
     const bool bounded = threshold > -std::numeric_limits<float>::infinity();
-    // One clause whose count need not be exact passes the stretches its
-    // bounds rule out in one go instead of a window each, exclusions or
-    // not (what is ruled out is no hit either way: is NOT "the foremost",
-    // top10-fast on the 6M-doc dump, went from 1,284 to 135 us).
-    if (bounded && n == 1 && !count_all) {
-      const DocId from = cs[0].cursor->skip_ruled_out(at, threshold);
+    // One clause passes the stretches its bounds rule out in one go instead
+    // of a window each, exclusions or not (what is ruled out is no hit
+    // either way: is NOT "the foremost", top10-fast on the 6M-doc dump, went
+    // from 1,284 to 135 us); with count_all, counting them in one call
+    // (abstract:OR, 497,091 hits, top 10 on the 1M-doc dump as 20
+    // segments with 10% deleted: 840 -> 680 us).
+    if (bounded && n == 1) {
+      DocCursor* c = cs[0].cursor;
+      const DocId from = c->skip_ruled_out(at, threshold);
       if (from != at) {
-        if (cs[0].cursor->doc() < from) count.exact = false;
+        if (count_all) {
+          count.hits += from == kNoMoreDocs ? c->count_remaining() : c->count_through(from - 1);
+        } else if (c->doc() < from) {
+          count.exact = false;
+        }
         if (from == kNoMoreDocs) break;
         at = from;
       }
