@@ -302,7 +302,14 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     } else {
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
-                      auto cursor = plan_live(prepared, segment, options);
+                      std::vector<std::unique_ptr<DocCursor>> root;
+                      root.push_back(plan_segment(prepared, *segment.reader, options));
+                      if (root[0]->scores_windows_in_bulk()) {
+                        collect_all_scored(root, nullptr, segment, into, counted, ticks);
+                        return;
+                      }
+                      auto cursor = segment.live ? std::make_unique<LiveDocsCursor>(std::move(root[0]), *segment.live)
+                                                 : std::move(root[0]);
                       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
                         ++counted.hits;
                         into.push(cursor->score(), segment.global(d));

@@ -132,6 +132,9 @@ class DocCursor {
   virtual void score_window(DocId base, DocId end, float* scores, uint64_t* matched) {
     score_window_of(*this, base, end, scores, matched);
   }
+  // Whether score_window() reads its window in bulk (not next() and score()
+  // per match): then scoring every match pays a window at a time.
+  virtual bool scores_windows_in_bulk() const { return false; }
   // Appends the global ids (segment base + doc) of the matches from doc()
   // on, consuming the cursor.
   virtual void collect_remaining(std::vector<DocId>& out, DocId base) {

@@ -72,6 +72,17 @@ class OrCursor final : public DocCursor {
     }
     return s;
   }
+  // Each child scores its matches of the window in turn, in clause order
+  // (the order score() sums in), and the heap is rebuilt once after: no
+  // heap step per match. While pruning (children out of the heap) or
+  // two-phase, a match at a time.
+  void score_window(DocId base, DocId end, float* scores, uint64_t* matched) override {
+    if (non_essential_ > 0 || approximate_) return score_window_of(*this, base, end, scores, matched);
+    if (doc_ >= end) return;
+    for (const auto& c : children_) c->score_window(base, end, scores, matched);
+    for (size_t i = heap_.size() / 2; i-- > 0;) sift_down(i);
+    doc_ = heap_[0].cursor->doc();
+  }
   float max_score() override { return sum_max_score(children_); }
   // MaxScore within the union: the children of least bound whose bounds
   // add up to less than score cannot make a doc competitive alone. They
