@@ -181,7 +181,7 @@ class AndCursor final : public DocCursor {
   // times as common (its matches outside the lead's are scored for
   // nothing).
   bool windows_pay() const {
-    constexpr uint64_t kDenseLead = 64, kMaxRatio = 4;
+    constexpr uint64_t kDenseLead = 256, kMaxRatio = 8;
     if (!terms_.empty() || approximate_ || !confirm_.empty()) return false;
     const uint64_t lead = children_[0]->cost();
     if (lead * kDenseLead < doc_count_) return false;
