@@ -302,6 +302,9 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     } else {
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
+                      // A scoring plan is the same with deletes or without
+                      // (plan_live): they are left out by the window or the
+                      // live-docs cursor below.
                       std::vector<std::unique_ptr<DocCursor>> root;
                       root.push_back(plan_segment(prepared, *segment.reader, options));
                       if (root[0]->scores_windows_in_bulk()) {

@@ -37,10 +37,10 @@ namespace fts {
 bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses);
 
 // Collects every live match of the OR of clauses (one segment's cursors,
-// each on its first doc, deleted docs not filtered out: a test per match
-// here rather than per posting of each clause, and the clauses keep their
-// bulk score_window) into top with the segment's global ids, and counts them
-// exactly. A doc's score is the sum of its clauses' scores in their order
+// each on its first doc) into top with the segment's global ids, and counts
+// them exactly. The clauses may hold deleted docs: they are left out here,
+// a test per match rather than per posting of each clause, and the clauses
+// keep their bulk score_window. A doc's score is the sum of its clauses' scores in their order
 // in clauses (the order collect_max_score sums in). excluded (may be null)
 // is probed at each match, in ascending order. interrupt ticks once per
 // match.
