@@ -58,14 +58,12 @@ class PhraseCursor final : public DocCursor {
         positions_(approx_.size()),
         next_(slots_.size()),
         approximate_(two_phase) {
-    if (field_tokens_.empty()) parts_ready_ = true;  // positions from approx_
     find();
   }
 
   DocId next() override {
     if (doc_ == kNoMoreDocs) return doc_;
     if (on_parts_) return approximate_ ? candidate_on_parts(doc_ + 1, true) : find_on_parts(doc_ + 1);
-    if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     // After advance_once() the lead token may be short of doc_.
     PostingsCursor& lead = approx_.lead();
     if (approximate_) {
@@ -78,7 +76,6 @@ class PhraseCursor final : public DocCursor {
   DocId advance(DocId target) override {
     if (doc_ == kNoMoreDocs || target <= doc_) return doc_;
     if (on_parts_) return approximate_ ? candidate_on_parts(target, false) : find_on_parts(target);
-    if (no_field_holds_every_token()) return doc_ = kNoMoreDocs;
     if (approximate_) return advance_once(target);
     approx_.lead().advance(target);
     return find();
@@ -190,7 +187,7 @@ class PhraseCursor final : public DocCursor {
       if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
       if (approximate_) return doc_ = candidate;
       if (!field_tokens_.empty()) {
-        if (!parts_ready_) look_up_field_parts();
+        look_up_field_parts();
         for (auto& part : parts_) part.doc = part.tokens.align_from(candidate);
         return find_on_parts(candidate);
       }
@@ -263,14 +260,9 @@ class PhraseCursor final : public DocCursor {
   // lack a token; confirm() checks.
   DocId advance_once(DocId target) { return doc_ = approx_.step(target); }
 
-  // Once looked up, no field part: the tokens meet only across fields, and
-  // no candidate can be confirmed.
-  bool no_field_holds_every_token() const { return parts_ready_ && !field_tokens_.empty() && parts_.empty(); }
-
   // The title and abstract parts of an unqualified phrase, each where the
   // field holds every token.
   void look_up_field_parts() {
-    parts_ready_ = true;
     on_parts_ = true;
     for (Field f : {Field::kTitle, Field::kAbstract}) {
       std::vector<PostingsCursor> cursors;
@@ -288,7 +280,7 @@ class PhraseCursor final : public DocCursor {
   // over the field parts; with all false, stops at the first.
   uint32_t occurrences(DocId doc, bool all) {
     if (field_tokens_.empty()) return count_in(approx_, all);
-    if (!parts_ready_) look_up_field_parts();
+    if (!on_parts_) look_up_field_parts();
     uint32_t total = 0;
     for (auto& part : parts_) {
       // Where the part's tokens are: a two-phase phrase's next candidate
@@ -340,7 +332,6 @@ class PhraseCursor final : public DocCursor {
   std::vector<uint32_t> slots_;
   std::vector<std::string_view> field_tokens_;
   std::vector<FieldPart> parts_;
-  bool parts_ready_ = false;  // field_tokens_ looked up (or none to look up)
   bool on_parts_ = false;     // iterating parts_ (unqualified, exact or two-phase)
   const SegmentReader* segment_;
   Field field_;
