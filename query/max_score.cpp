@@ -21,7 +21,7 @@ void collect_max_score(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCurs
   const auto left = [](const auto& c) { return c->doc() != kNoMoreDocs; };
   if (segment.live && std::count_if(clauses.begin(), clauses.end(), left) == 1) {
     auto& lone = *std::find_if(clauses.begin(), clauses.end(), left);
-    lone = std::make_unique<LiveDocsCursor>(std::move(lone), *segment.live);
+    lone = LiveDocsCursor::filter(std::move(lone), segment.live.get());
   }
   std::vector<Clause> cs;
   cs.reserve(clauses.size());

@@ -110,9 +110,7 @@ std::unique_ptr<DocCursor> plan_live(const PreparedQuery& query, const IndexRead
                                      const PlanOptions& options) {
   PlanOptions segment_options = options;
   segment_options.deletes = segment.live != nullptr;
-  auto cursor = plan_segment(query, *segment.reader, segment_options);
-  if (!segment.live) return cursor;
-  return std::make_unique<LiveDocsCursor>(std::move(cursor), *segment.live);
+  return LiveDocsCursor::filter(plan_segment(query, *segment.reader, segment_options), segment.live.get());
 }
 
 using PerSegment = std::function<void(const IndexReader::Segment&, TopK&, HitCount&, Interrupt&)>;
@@ -311,8 +309,7 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                         collect_all_scored(root, nullptr, segment, into, counted, ticks);
                         return;
                       }
-                      auto cursor = segment.live ? std::make_unique<LiveDocsCursor>(std::move(root[0]), *segment.live)
-                                                 : std::move(root[0]);
+                      auto cursor = LiveDocsCursor::filter(std::move(root[0]), segment.live.get());
                       for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
                         ++counted.hits;
                         into.push(cursor->score(), segment.global(d));

@@ -16,6 +16,12 @@ class LiveDocsCursor final : public DocCursor {
   LiveDocsCursor(std::unique_ptr<DocCursor> inner, const LiveDocs& live) : inner_(std::move(inner)), live_(live) {
     doc_ = skip_deleted(inner_->doc());
   }
+  // inner filtered by live, or inner itself where live is null (a segment
+  // without deleted docs).
+  static std::unique_ptr<DocCursor> filter(std::unique_ptr<DocCursor> inner, const LiveDocs* live) {
+    if (!live) return inner;
+    return std::make_unique<LiveDocsCursor>(std::move(inner), *live);
+  }
 
   DocId next() override { return doc_ = skip_deleted(inner_->next()); }
   DocId advance(DocId target) override {
