@@ -54,6 +54,19 @@ std::shared_ptr<const IndexReader> index_of(const std::string& dir, const std::v
   return IndexReader::open(dir);
 }
 
+// fn(index, searcher, max_segment_docs) over docs indexed as one merged
+// segment, then as segments of segment_docs each.
+template <class Fn>
+void over_one_and_many_segments(const std::vector<Document>& docs, uint32_t segment_docs, Fn&& fn) {
+  for (const uint32_t max_segment_docs : {0u, segment_docs}) {
+    test::TempDir dir;
+    auto index = index_of(dir.str(), docs, max_segment_docs);
+    Searcher searcher(index, SearcherOptions{0, 0});
+    fn(*index, searcher, max_segment_docs);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 // The top 10 with a count that may stop at any hit: pruned from the first.
 SearchResponse pruned_top10(const Searcher& searcher, const QueryNode* query) {
   SearchRequest request;
@@ -183,10 +196,8 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
   const std::vector<Document> docs = corpus.documents(6000);
   Analyzer analyzer;
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
-  for (const uint32_t max_segment_docs : {0u, 2500u}) {
-    test::TempDir dir;
-    auto index = index_of(dir.str(), docs, max_segment_docs);
-    Searcher searcher(index, SearcherOptions{0, 0});
+  over_one_and_many_segments(docs, 2500,
+                             [&](const IndexReader& index, const Searcher& searcher, uint32_t max_segment_docs) {
     std::mt19937 rng(max_segment_docs + 1);
     size_t scored_all = 0, pruned = 0;
     for (int i = 0; i < 120; ++i) {
@@ -208,9 +219,9 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
       if (rng() % 4 == 0) text = "(" + text + ") -" + corpus.word();
       auto query = parse_query(text, analyzer);
       if (!query) continue;
-      PreparedQuery prepared(*query, *index, true);
+      PreparedQuery prepared(*query, index, true);
       if (disjunction_width(prepared) == 0) continue;  // one clause left after rewriting
-      for (const auto& segment : index->segments()) {
+      for (const auto& segment : index.segments()) {
         const SegmentClauses planned = plan_segment_clauses(prepared, *segment.reader, PlanOptions{});
         ++(scoring_all_pays(planned.clauses) ? scored_all : pruned);
       }
@@ -221,7 +232,7 @@ TEST(QueryPropertyTest, DisjunctionsRankedEitherWayMatchBruteForce) {
     }
     EXPECT_GT(scored_all, 10u);
     EXPECT_GT(pruned, 10u);
-  }
+  });
 }
 
 // A disjunction of more clauses than pruning takes is scored a window of
@@ -297,10 +308,8 @@ TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
   const std::vector<Document> docs = corpus.documents(6000);
   Analyzer analyzer;
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
-  for (const uint32_t max_segment_docs : {0u, 2500u}) {
-    test::TempDir dir;
-    auto index = index_of(dir.str(), docs, max_segment_docs);
-    Searcher searcher(index, SearcherOptions{0, 0});
+  over_one_and_many_segments(docs, 2500,
+                             [&](const IndexReader& /*index*/, const Searcher& searcher, uint32_t max_segment_docs) {
     std::mt19937 rng(max_segment_docs + 5);
     size_t passed_over = 0;
     for (int i = 0; i < 60; ++i) {
@@ -321,7 +330,7 @@ TEST(QueryPropertyTest, ConjunctionsPassOverDocsThatCannotCompete) {
       }
     }
     EXPECT_GT(passed_over, 20u);
-  }
+  });
 }
 
 // A phrase alone (or minus a term) ranked without an exact count passes
@@ -348,10 +357,8 @@ TEST(QueryPropertyTest, PhrasesPassOverStretchesThatCannotCompete) {
   }
   Analyzer analyzer;
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
-  for (const uint32_t max_segment_docs : {0u, 2500u}) {
-    test::TempDir dir;
-    auto index = index_of(dir.str(), docs, max_segment_docs);
-    Searcher searcher(index, SearcherOptions{0, 0});
+  over_one_and_many_segments(docs, 2500,
+                             [&](const IndexReader& /*index*/, const Searcher& searcher, uint32_t max_segment_docs) {
     for (const std::string text : {"\"red fox\"", "\"red fox jumps\"", "\"red fox\" -quick", "abstract:\"fox jumps\""}) {
       auto query = parse_query(text, analyzer);
       ASSERT_TRUE(query) << text;
@@ -360,7 +367,7 @@ TEST(QueryPropertyTest, PhrasesPassOverStretchesThatCannotCompete) {
       EXPECT_LT(response.total_hits, searcher.count(query.get())) << text << ", segments of " << max_segment_docs;
       EXPECT_FALSE(response.total_hits_exact) << text;
     }
-  }
+  });
 }
 
 // A term alone over segments with deleted docs: the pruned ranking counts
@@ -466,10 +473,8 @@ TEST(QueryPropertyTest, PhraseInEitherFieldMatchesWhereverItOccurs) {
   }
   Analyzer analyzer;
   const BruteForce brute = BruteForce::analyze(docs, analyzer);
-  for (uint32_t max_segment_docs : {0u, 128u}) {
-    test::TempDir dir;
-    auto index = index_of(dir.str(), docs, max_segment_docs);
-    Searcher searcher(index, SearcherOptions{0, 0});
+  over_one_and_many_segments(docs, 128,
+                             [&](const IndexReader& /*index*/, const Searcher& searcher, uint32_t max_segment_docs) {
     for (const char* text : {"\"alpha beta\"", "\"alpha beta\" OR delta", "\"alpha beta\" OR \"beta delta\"",
                              "gamma \"alpha beta\"", "gamma -\"alpha beta\"", "\"gamma alpha beta\"",
                              "(\"alpha beta\" OR \"delta gamma\") -\"beta gamma\""}) {
@@ -477,7 +482,7 @@ TEST(QueryPropertyTest, PhraseInEitherFieldMatchesWhereverItOccurs) {
       ASSERT_TRUE(query) << text;
       ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text << " segments of " << max_segment_docs;
     }
-  }
+  });
 }
 
 // Every query of the shared sets over the jargon file, against brute force.
