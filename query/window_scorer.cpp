@@ -21,14 +21,19 @@ bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses) {
   std::vector<Clause> live;
   live.reserve(clauses.size());
   uint64_t postings = 0;
+  uint64_t beyond = 0;  // what counting the clauses reads beyond their matches
   float best = 0;
   for (const auto& c : clauses) {
     if (c->doc() == kNoMoreDocs) continue;
-    if (c->work() > c->cost()) return true;  // counting it costs what scoring it does
+    beyond += c->work() - std::min(c->work(), c->cost());
     live.push_back({c->max_score(), c->cost()});
     postings += c->cost();
     best = std::max(best, live.back().bound);
   }
+  // Pruning beside a count reads a conjunction or a phrase twice (the
+  // ranking finds its matches again), which costs more than scoring
+  // every match once where that reading goes well beyond the matches.
+  if (beyond >= postings) return true;
   std::sort(live.begin(), live.end(), [](const Clause& a, const Clause& b) { return a.bound < b.bound; });
   double bounds = 0;
   uint64_t prunable = 0;

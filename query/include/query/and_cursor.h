@@ -78,7 +78,11 @@ class AndCursor final : public DocCursor {
     return matched_;
   }
   uint64_t cost() const override { return children_[0]->cost(); }
-  uint64_t work() const override { return sum_work(children_); }
+  uint64_t work() const override {
+    uint64_t w = children_[0]->work();  // the lead (children_ are by cost)
+    for (size_t i = 1; i < children_.size(); ++i) w += work_beside_lead(children_[i]->work(), cost());
+    return w;
+  }
   // Summed in the query's order, not the cost order of this segment: a
   // float sum depends on its order, and a doc must score the same to the
   // bit whichever segment or shard holds it.

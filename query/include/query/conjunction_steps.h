@@ -6,6 +6,7 @@
 // single step of a two-phase approximation.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +24,14 @@ constexpr uint64_t kMergeRatio = 8;
 
 // Whether a conjunction merges lists of these lengths, the lead's first.
 inline bool merge_pays(uint64_t lead_cost, uint64_t second_cost) { return second_cost <= kMergeRatio * lead_cost; }
+
+// What a conjunction reads of a list besides its lead's, for
+// DocCursor::work(): the list's work, at most a block per lead doc, as an
+// advance() decodes one block at most. Summed whole, `emmarble (b OR
+// propagation)`, 72 matches, looked as dear to count as 324,141 postings.
+inline uint64_t work_beside_lead(uint64_t work, uint64_t lead_cost) {
+  return std::min<uint64_t>(work, lead_cost * kBlockSize);
+}
 
 // The first doc from lead's and second's on that lead, second and other(i)
 // for every i in [2, n) hold, each moved there; kNoMoreDocs when none.

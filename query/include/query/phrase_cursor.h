@@ -82,8 +82,8 @@ class PhraseCursor final : public DocCursor {
   }
   uint64_t cost() const override { return approx_.lead().cost(); }
   uint64_t work() const override {
-    uint64_t w = 0;
-    for (const auto& c : approx_.cursors()) w += c.cost();
+    uint64_t w = 0;  // the lead's list whole (its cost), the others capped
+    for (const auto& c : approx_.cursors()) w += work_beside_lead(c.cost(), cost());
     // The title and abstract postings of a token hold about as many docs
     // as its kAny postings: counted without looking them up.
     if (!field_tokens_.empty()) w *= 2;
