@@ -210,9 +210,12 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
     //   counted, against the live docs, as it passes them (with an exact
     //   count; under a threshold as below). Scoring every match took 3x
     //   the time.
-    // - A term minus exclusions: a count without scores beside the pruned
-    //   ranking. cover NOT xylography (25,235 hits) scored every match in
-    //   3x the time of its count.
+    // - A term minus exclusions: per segment a count without scores beside
+    //   the pruned ranking (cover NOT xylography, 25,235 hits, scored every
+    //   match in 3x the time of its count), or where the term holds few
+    //   docs there, every match scored and counted in one pass: the count
+    //   probed the exclusions a second time (title:money -science on the
+    //   1M-doc dump as 20 segments, 854 hits: 75 -> 40 us).
     // - Under a total-hits threshold: the pruned ranking, counting up to it.
     // - A disjunction of many clauses: every match scored a window at a
     //   time, with or without an exact count. Pruning a doc at a time looks
@@ -285,18 +288,30 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                     });
       response.total_hits = count.hits;
       response.total_hits_exact = count.exact;
-    } else if (!wide && (!exact || separate_count)) {
-      const uint64_t count_exactly = separate_count ? 0 : request.total_hits_threshold;
+    } else if (separate_count) {
+      const PlanOptions count_options = impl_->plan_options(*index_, false);
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
                       SegmentClauses planned = clauses(segment);
-                      collect_max_score(planned.clauses, planned.excluded.get(), segment, into, count_exactly,
-                                        counted, ticks);
+                      if (planned.clauses.empty() || planned.clauses[0]->cost() <= kTermScoredWholeUpTo) {
+                        collect_max_score(planned.clauses, planned.excluded.get(), segment, into, UINT64_MAX,
+                                          counted, ticks);
+                        return;
+                      }
+                      HitCount pruned;  // inexact: the segment's matches are counted apart
+                      collect_max_score(planned.clauses, planned.excluded.get(), segment, into, 0, pruned, ticks);
+                      counted.hits += count_rest(*plan_live(prepared, segment, count_options), &ticks);
                     });
-      response.total_hits = separate_count ? count_matches(*index_, prepared, impl_->plan_options(*index_, false),
-                                                         request.interrupt, request.threads)
-                                          : count.hits;
-      response.total_hits_exact = separate_count || count.exact;
+      response.total_hits = count.hits;
+    } else if (!wide && !exact) {
+      over_segments(*index_, request.threads, wanted, top, count, interrupt,
+                    [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {
+                      SegmentClauses planned = clauses(segment);
+                      collect_max_score(planned.clauses, planned.excluded.get(), segment, into,
+                                        request.total_hits_threshold, counted, ticks);
+                    });
+      response.total_hits = count.hits;
+      response.total_hits_exact = count.exact;
     } else {
       over_segments(*index_, request.threads, wanted, top, count, interrupt,
                     [&](const IndexReader::Segment& segment, TopK& into, HitCount& counted, Interrupt& ticks) {

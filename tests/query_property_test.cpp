@@ -413,6 +413,60 @@ TEST(QueryPropertyTest, TermsOverDeletedDocsCountWhatPruningSkips) {
   }
 }
 
+// A term minus exclusions, ranked with an exact count over segments with
+// deleted docs: where the term holds at most kTermScoredWholeUpTo docs of
+// a segment every match is scored and counted in one pass, else the
+// pruned ranking goes beside a count. Segments of 3,000 docs hold common
+// words beyond that and rare ones below it: both ways, against brute force.
+TEST(QueryPropertyTest, TermsMinusExclusionsRankedInOnePassOrBesideACount) {
+  Corpus corpus(41);
+  const std::vector<Document> docs = corpus.documents(6000);
+  Analyzer analyzer;
+  std::vector<test::BruteDoc> brute_docs;
+  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  test::TempDir dir;
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = 3000;
+  build_index(dir.str(), docs, options);
+  std::mt19937 rng(41);
+  {
+    IndexWriter writer(dir.str(), options);
+    for (DocId id = 0; id < docs.size(); ++id) {
+      if (rng() % 9 != 0) continue;
+      writer.delete_doc(id);
+      brute_docs[id].live = false;
+    }
+    writer.commit();
+  }
+  auto index = IndexReader::open(dir.str());
+  ASSERT_EQ(index->segments().size(), 2u);
+  const BruteForce brute(brute_docs);
+  Searcher searcher(index, SearcherOptions{0, 0});
+  std::vector<std::string> words = kWords;
+  for (int i = 0; i < 30; ++i) words.push_back(corpus.word());
+  size_t beside_a_count = 0, in_one_pass = 0;
+  for (const std::string& word : words) {
+    const std::vector<std::string> tokens = analyzer.analyze(word);
+    if (tokens.size() != 1) continue;
+    uint32_t most = 0;  // the term's docs in its commonest segment
+    for (const auto& segment : index->segments()) {
+      if (auto info = segment.reader->lookup(Field::kAny, tokens[0])) most = std::max(most, info->doc_freq);
+    }
+    if (most == 0) continue;
+    ++(most > kTermScoredWholeUpTo ? beside_a_count : in_one_pass);
+    const std::string a = words[rng() % words.size()], b = words[rng() % words.size()];
+    for (const std::string& text : {word + " -" + a, word + " NOT (" + a + " OR " + b + ")",
+                                    word + " -\"" + a + " " + b + "\""}) {
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng, 3)) << text;
+    }
+  }
+  EXPECT_GT(beside_a_count, 0u);
+  EXPECT_GT(in_one_pass, 0u);
+}
+
 // An unqualified phrase whose tokens meet only across the title and the
 // abstract: its field parts are looked up at the first candidate, find
 // none, and the phrase ends there, alone, beside another clause and

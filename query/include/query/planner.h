@@ -101,6 +101,10 @@ bool is_term_minus_exclusions(const PreparedQuery& query);
 // Above this many clauses a disjunction is scored into a bitset rather than
 // pruned (the planner's threshold for scored bitset ORs).
 inline constexpr size_t kMaxPrunedClauses = 16;
+// A term minus exclusions with at most this many docs in a segment is
+// ranked there scoring every match, which counts them too, rather than
+// pruned beside a count that probes the exclusions again.
+inline constexpr uint64_t kTermScoredWholeUpTo = 1024;
 SegmentClauses plan_segment_clauses(const PreparedQuery& query, const SegmentReader& segment, const PlanOptions& options);
 
 }  // namespace fts
