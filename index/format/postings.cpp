@@ -573,17 +573,18 @@ void PostingsCursor::decode_freqs() {
   freqs_ready_ = true;
 }
 
-void PostingsCursor::positions(std::vector<uint32_t>& out) {
+void PostingsCursor::positions_corrupt(const uint8_t* at, const char* what) const {
+  throw_corrupt(std::string(path_) + " (positions)", static_cast<uint64_t>(at - pos_data_), what);
+}
+
+const uint8_t* PostingsCursor::locate_positions() {
   if (count_ == 0) corrupt(blocks_, "positions() without a current doc");
   if (pos_data_ == pos_end_) corrupt(blocks_, "positions requested from a field without positions");
   if (!freqs_ready_) decode_freqs();
-  auto pos_corrupt = [&](const uint8_t* at, const char* what) {
-    throw_corrupt(std::string(path_) + " (positions)", static_cast<uint64_t>(at - pos_data_), what);
-  };
   if (pos_at_ == nullptr || pos_doc_ > idx_) {
     const uint64_t size = static_cast<uint64_t>(pos_end_ - pos_data_);
     if (positions_offset_ > size || pos_block_start_ > size - positions_offset_)
-      pos_corrupt(pos_end_, "positions offset beyond the end");
+      positions_corrupt(pos_end_, "positions offset beyond the end");
     pos_at_ = pos_data_ + positions_offset_ + pos_block_start_;
     pos_doc_ = 0;
   }
@@ -611,11 +612,20 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
     p += 8;
   }
   for (; skip > 0; ++p) {
-    if (p == pos_end_) pos_corrupt(p, "positions run past the end");
+    if (p == pos_end_) positions_corrupt(p, "positions run past the end");
     skip -= !(*p & 0x80);
   }
+  if (freqs_[idx_] > static_cast<uint64_t>(pos_end_ - p)) positions_corrupt(p, "positions run past the end");
+  // The next call starts here (the doc's own positions are skipped again
+  // if it is a later doc; positions() moves past them as it reads them).
+  pos_at_ = p;
+  pos_doc_ = idx_;
+  return p;
+}
+
+void PostingsCursor::positions(std::vector<uint32_t>& out) {
+  const uint8_t* p = locate_positions();
   const uint32_t f = freqs_[idx_];
-  if (f > static_cast<uint64_t>(pos_end_ - p)) pos_corrupt(p, "positions run past the end");
   // Resized from the last doc's size, not from empty: only what it grows
   // by is zeroed (a phrase reads positions once per token and candidate).
   out.resize(f);
@@ -623,20 +633,31 @@ void PostingsCursor::positions(std::vector<uint32_t>& out) {
   uint64_t pos = 0;
   for (uint32_t j = 0; j < f; ++j) {
     // Mostly a one-byte delta: read inline, the rest by the reader.
-    if (p == pos_end_) pos_corrupt(p, "positions run past the end");
+    if (p == pos_end_) positions_corrupt(p, "positions run past the end");
     uint64_t delta = *p;
     if (delta < 0x80) {
       ++p;
     } else {
       ByteReader in(p, pos_end_);
-      if (!in.get_varint(delta) || delta > UINT32_MAX) pos_corrupt(p, "bad position");
+      if (!in.get_varint(delta) || delta > UINT32_MAX) positions_corrupt(p, "bad position");
       p = in.pos();
     }
-    if ((pos += delta) > UINT32_MAX) pos_corrupt(p, "bad position");
+    if ((pos += delta) > UINT32_MAX) positions_corrupt(p, "bad position");
     o[j] = static_cast<uint32_t>(pos);
   }
   pos_at_ = p;
   pos_doc_ = idx_ + 1;
+}
+
+bool PostingsCursor::PositionStream::next_slow(uint32_t& pos) {
+  if (p_ == end_) cursor_->positions_corrupt(p_, "positions run past the end");
+  uint64_t delta;
+  ByteReader in(p_, end_);
+  if (!in.get_varint(delta) || delta > UINT32_MAX) cursor_->positions_corrupt(p_, "bad position");
+  p_ = in.pos();
+  if ((pos_ += delta) > UINT32_MAX) cursor_->positions_corrupt(p_, "bad position");
+  pos = static_cast<uint32_t>(pos_);
+  return true;
 }
 
 }  // namespace fts

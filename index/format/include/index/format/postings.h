@@ -170,6 +170,40 @@ class PostingsCursor {
   // Positions of the current doc, ascending, into out (replacing what it
   // held; left unspecified when the positions are damaged).
   void positions(std::vector<uint32_t>& out);
+  // The positions of the current doc read one at a time, ascending, with
+  // nothing copied: a two-token phrase merges two of these. Valid until the
+  // cursor moves; damaged positions throw IndexError as positions() does.
+  class PositionStream {
+   public:
+    PositionStream() = default;  // holds no position
+    // The next position into pos; false after the doc's last.
+    bool next(uint32_t& pos) {
+      if (left_ == 0) return false;
+      --left_;
+      if (p_ != end_ && *p_ < 0x80) {  // mostly a one-byte delta
+        pos_ += *p_++;
+        if (pos_ > UINT32_MAX) cursor_->positions_corrupt(p_, "bad position");
+        pos = static_cast<uint32_t>(pos_);
+        return true;
+      }
+      return next_slow(pos);
+    }
+
+   private:
+    friend class PostingsCursor;
+    PositionStream(const PostingsCursor* cursor, const uint8_t* p, uint32_t freq)
+        : cursor_(cursor), p_(p), end_(cursor->pos_end_), left_(freq) {}
+    bool next_slow(uint32_t& pos);
+    const PostingsCursor* cursor_ = nullptr;
+    const uint8_t* p_ = nullptr;
+    const uint8_t* end_ = nullptr;
+    uint32_t left_ = 0;
+    uint64_t pos_ = 0;
+  };
+  PositionStream position_stream() {
+    const uint8_t* p = locate_positions();
+    return PositionStream(this, p, freqs_[idx_]);
+  }
 
   // At least the largest freq of any doc of the term (top-k pruning): from
   // the skip header and the tail, without reading the full blocks.
@@ -222,6 +256,10 @@ class PostingsCursor {
   // returns its max freq.
   uint32_t decode_tail(DocId* docs, uint32_t* freqs) const;
   void decode_freqs();
+  // Where the current doc's positions start, its freq checked against the
+  // bytes left; the next call skips from there.
+  const uint8_t* locate_positions();
+  [[noreturn]] void positions_corrupt(const uint8_t* at, const char* what) const;
   DocId exhaust();
   uint64_t skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const;
   uint64_t skip_last_doc(uint32_t block) const { return last_doc0_ + skip_field(block, 0, doc_width_); }
