@@ -67,6 +67,36 @@ void over_one_and_many_segments(const std::vector<Document>& docs, uint32_t segm
   }
 }
 
+// docs indexed in dir as segments of segment_docs each (not merged), then
+// the docs deleted(id) picks deleted in one commit: the index, and the
+// brute-force docs with those marked deleted.
+struct IndexWithDeletes {
+  std::shared_ptr<const IndexReader> index;
+  std::vector<test::BruteDoc> brute_docs;
+};
+template <class Deleted>
+IndexWithDeletes index_with_deletes(const std::string& dir, const std::vector<Document>& docs, uint32_t segment_docs,
+                                    Deleted&& deleted) {
+  Analyzer analyzer;
+  IndexWithDeletes out;
+  for (const auto& d : docs) out.brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  IndexWriterOptions options;
+  options.merge = false;
+  options.max_segment_docs = segment_docs;
+  build_index(dir, docs, options);
+  {
+    IndexWriter writer(dir, options);
+    for (DocId id = 0; id < docs.size(); ++id) {
+      if (!deleted(id)) continue;
+      writer.delete_doc(id);
+      out.brute_docs[id].live = false;
+    }
+    writer.commit();
+  }
+  out.index = IndexReader::open(dir);
+  return out;
+}
+
 // The top 10 with a count that may stop at any hit: pruned from the first.
 SearchResponse pruned_top10(const Searcher& searcher, const QueryNode* query) {
   SearchRequest request;
@@ -379,25 +409,11 @@ TEST(QueryPropertyTest, TermsOverDeletedDocsCountWhatPruningSkips) {
   Corpus corpus(31);
   const std::vector<Document> docs = corpus.documents(6000);
   Analyzer analyzer;
-  std::vector<test::BruteDoc> brute_docs;
-  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
   test::TempDir dir;
-  IndexWriterOptions options;
-  options.merge = false;
-  options.max_segment_docs = 1000;
-  build_index(dir.str(), docs, options);
   std::mt19937 rng(31);
-  {
-    IndexWriter writer(dir.str(), options);
-    for (DocId id = 0; id < docs.size(); ++id) {
-      // Every segment loses docs, one of them none (its count is free).
-      if (id < 1000 || rng() % 7 != 0) continue;
-      writer.delete_doc(id);
-      brute_docs[id].live = false;
-    }
-    writer.commit();
-  }
-  auto index = IndexReader::open(dir.str());
+  // Every segment loses docs, one of them none (its count is free).
+  auto [index, brute_docs] =
+      index_with_deletes(dir.str(), docs, 1000, [&](DocId id) { return id >= 1000 && rng() % 7 == 0; });
   ASSERT_EQ(index->segments().size(), 6u);
   const BruteForce brute(brute_docs);
   Searcher searcher(index, SearcherOptions{0, 0});
@@ -422,24 +438,9 @@ TEST(QueryPropertyTest, TermsMinusExclusionsRankedInOnePassOrBesideACount) {
   Corpus corpus(41);
   const std::vector<Document> docs = corpus.documents(6000);
   Analyzer analyzer;
-  std::vector<test::BruteDoc> brute_docs;
-  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
   test::TempDir dir;
-  IndexWriterOptions options;
-  options.merge = false;
-  options.max_segment_docs = 3000;
-  build_index(dir.str(), docs, options);
   std::mt19937 rng(41);
-  {
-    IndexWriter writer(dir.str(), options);
-    for (DocId id = 0; id < docs.size(); ++id) {
-      if (rng() % 9 != 0) continue;
-      writer.delete_doc(id);
-      brute_docs[id].live = false;
-    }
-    writer.commit();
-  }
-  auto index = IndexReader::open(dir.str());
+  auto [index, brute_docs] = index_with_deletes(dir.str(), docs, 3000, [&](DocId) { return rng() % 9 == 0; });
   ASSERT_EQ(index->segments().size(), 2u);
   const BruteForce brute(brute_docs);
   Searcher searcher(index, SearcherOptions{0, 0});
