@@ -25,7 +25,8 @@ bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses) {
   float best = 0;
   for (const auto& c : clauses) {
     if (c->doc() == kNoMoreDocs) continue;
-    beyond += c->work() - std::min(c->work(), c->cost());
+    const uint64_t work = c->work();
+    beyond += work - std::min(work, c->cost());
     live.push_back({c->max_score(), c->cost()});
     postings += c->cost();
     best = std::max(best, live.back().bound);

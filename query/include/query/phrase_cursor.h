@@ -20,7 +20,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -36,8 +35,6 @@ namespace fts {
 
 class PhraseCursor final : public DocCursor {
  public:
-  // Offsets up to which positions are merged as they are read.
-  static constexpr size_t kStreamedOffsets = 8;
 
   // approx: one cursor per unique token; slots[i]: the unique token at
   // phrase offset i. field_tokens: the unique tokens, in approx's order, to
@@ -59,8 +56,8 @@ class PhraseCursor final : public DocCursor {
         field_(field),
         weight_(weight),
         label_(label),
-        positions_(approx_.size()),
-        next_(slots_.size()),
+        streams_(slots_.size()),
+        read_(slots_.size()),
         approximate_(two_phase) {
     find();
   }
@@ -297,74 +294,27 @@ class PhraseCursor final : public DocCursor {
     return total;
   }
 
-  // Occurrences in the doc every token of tokens is on. The positions of
-  // a phrase of up to kStreamedOffsets offsets are read as they are merged
-  // (no copy of any list, and without all, none read past the first
-  // match): `"to be or not to be"` ("or not") counted on the 6M-doc dump,
-  // 54 -> 46 ms. A longer phrase copies each token's positions first.
+  // Occurrences in the doc every token of tokens is on: the starts of
+  // the phrase, its offsets' positions merged as they are read, one stream
+  // per offset (a repeated token, "ha ha", is read by each of its offsets),
+  // each walked once. Nothing is copied, and without all nothing is read
+  // past the first match: `"to be or not to be"` ("or not") counted on the
+  // 6M-doc dump, 54 -> 47 ms against copying each token's positions into a
+  // vector first. The streams live in the cursor: zeroing eight on the
+  // stack per candidate cost a two-token phrase a tenth of its time.
   uint32_t count_in(TokenConjunction& tokens, bool all) {
-    switch (slots_.size()) {
-      case 2:
-        return count_streamed<2>(tokens, all);
-      case 3:
-        return count_streamed<3>(tokens, all);
-      default:
-        break;
-    }
-    if (slots_.size() <= kStreamedOffsets) return count_streamed<kStreamedOffsets>(tokens, all);
-    for (size_t u = 0; u < tokens.size(); ++u) tokens[u].positions(positions_[u]);
-    return count_in_positions(all);
-  }
-
-  // count_in() for at most N offsets. Sized per phrase length, as the
-  // streams are made and zeroed per candidate.
-  template <size_t N>
-  uint32_t count_streamed(TokenConjunction& tokens, bool all) {
     const size_t n = slots_.size();
-    // One stream per offset: a repeated token ("ha ha") is read by each of
-    // its offsets.
-    std::array<PostingsCursor::PositionStream, N> at;
-    std::array<uint32_t, N> next{};  // at[i]'s position read last
-    for (size_t i = 0; i < n; ++i) at[i] = tokens[slots_[i]].position_stream();
-    for (size_t i = 1; i < n; ++i) at[i].next(next[i]);  // each token occurs in the doc
+    for (size_t i = 0; i < n; ++i) streams_[i] = tokens[slots_[i]].position_stream();
+    for (size_t i = 1; i < n; ++i) streams_[i].next(read_[i]);  // each token occurs in the doc
     uint32_t count = 0, start = 0;
-    while (at[0].next(start)) {
+    while (streams_[0].next(start)) {
       bool match = true;
       for (size_t i = 1; i < n; ++i) {
         const uint64_t want = uint64_t{start} + i;
-        while (next[i] < want) {
-          if (!at[i].next(next[i])) return count;  // later starts cannot match either
+        while (read_[i] < want) {
+          if (!streams_[i].next(read_[i])) return count;  // later starts cannot match either
         }
-        if (next[i] != want) {
-          match = false;
-          break;
-        }
-      }
-      if (match) {
-        ++count;
-        if (!all) return count;
-      }
-    }
-    return count;
-  }
-
-  // Starts of the phrase in positions_: each offset's list is walked once,
-  // its read point kept in next_ (reset per doc, no memset call).
-  uint32_t count_in_positions(bool all) {
-    const size_t n = slots_.size();
-    for (size_t i = 1; i < n; ++i) {
-      const std::vector<uint32_t>& v = positions_[slots_[i]];
-      next_[i] = {v.data(), v.data() + v.size()};
-    }
-    uint32_t count = 0;
-    for (uint32_t start : positions_[slots_[0]]) {
-      bool match = true;
-      for (size_t i = 1; i < n; ++i) {
-        auto& [at, end] = next_[i];
-        const uint32_t want = start + static_cast<uint32_t>(i);
-        while (at != end && *at < want) ++at;
-        if (at == end) return count;  // later starts cannot match either
-        if (*at != want) {
+        if (read_[i] != want) {
           match = false;
           break;
         }
@@ -389,8 +339,8 @@ class PhraseCursor final : public DocCursor {
   float min_competitive_ = -1;    // set_min_competitive_score()'s (-1: none)
   int64_t competitive_end_ = -1;  // the end of the stretch last found competitive (-1: none)
   std::string_view label_;
-  std::vector<std::vector<uint32_t>> positions_;  // per unique token, reused
-  std::vector<std::pair<const uint32_t*, const uint32_t*>> next_;  // per offset: read point, end
+  std::vector<PostingsCursor::PositionStream> streams_;  // count_in()'s, per offset
+  std::vector<uint32_t> read_;                           // per offset: the position its stream read last
   uint32_t freq_ = 0;    // occurrences in checked_
   DocId checked_ = kNoMoreDocs;  // the doc freq_ is of
   bool approximate_ = false;

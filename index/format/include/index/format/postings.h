@@ -171,7 +171,7 @@ class PostingsCursor {
   // held; left unspecified when the positions are damaged).
   void positions(std::vector<uint32_t>& out);
   // The positions of the current doc read one at a time, ascending, with
-  // nothing copied: a two-token phrase merges two of these. Valid until the
+  // nothing copied: a phrase merges one per offset. Valid until the
   // cursor moves; damaged positions throw IndexError as positions() does.
   class PositionStream {
    public:
