@@ -69,17 +69,17 @@ void over_one_and_many_segments(const std::vector<Document>& docs, uint32_t segm
 
 // docs indexed in dir as segments of segment_docs each (not merged), then
 // the docs deleted(id) picks deleted in one commit: the index, and the
-// brute-force docs with those marked deleted.
+// brute-force evaluator of its live docs.
 struct IndexWithDeletes {
   std::shared_ptr<const IndexReader> index;
-  std::vector<test::BruteDoc> brute_docs;
+  BruteForce brute;
 };
 template <class Deleted>
 IndexWithDeletes index_with_deletes(const std::string& dir, const std::vector<Document>& docs, uint32_t segment_docs,
                                     Deleted&& deleted) {
   Analyzer analyzer;
-  IndexWithDeletes out;
-  for (const auto& d : docs) out.brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  std::vector<test::BruteDoc> brute_docs;
+  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
   IndexWriterOptions options;
   options.merge = false;
   options.max_segment_docs = segment_docs;
@@ -89,12 +89,11 @@ IndexWithDeletes index_with_deletes(const std::string& dir, const std::vector<Do
     for (DocId id = 0; id < docs.size(); ++id) {
       if (!deleted(id)) continue;
       writer.delete_doc(id);
-      out.brute_docs[id].live = false;
+      brute_docs[id].live = false;
     }
     writer.commit();
   }
-  out.index = IndexReader::open(dir);
-  return out;
+  return {IndexReader::open(dir), BruteForce(std::move(brute_docs))};
 }
 
 // The top 10 with a count that may stop at any hit: pruned from the first.
@@ -412,10 +411,9 @@ TEST(QueryPropertyTest, TermsOverDeletedDocsCountWhatPruningSkips) {
   test::TempDir dir;
   std::mt19937 rng(31);
   // Every segment loses docs, one of them none (its count is free).
-  auto [index, brute_docs] =
+  auto [index, brute] =
       index_with_deletes(dir.str(), docs, 1000, [&](DocId id) { return id >= 1000 && rng() % 7 == 0; });
   ASSERT_EQ(index->segments().size(), 6u);
-  const BruteForce brute(brute_docs);
   Searcher searcher(index, SearcherOptions{0, 0});
   std::vector<std::string> words = test::kWords;
   for (int i = 0; i < 60; ++i) words.push_back(corpus.word());
@@ -440,9 +438,8 @@ TEST(QueryPropertyTest, TermsMinusExclusionsRankedInOnePassOrBesideACount) {
   Analyzer analyzer;
   test::TempDir dir;
   std::mt19937 rng(41);
-  auto [index, brute_docs] = index_with_deletes(dir.str(), docs, 3000, [&](DocId) { return rng() % 9 == 0; });
+  auto [index, brute] = index_with_deletes(dir.str(), docs, 3000, [&](DocId) { return rng() % 9 == 0; });
   ASSERT_EQ(index->segments().size(), 2u);
-  const BruteForce brute(brute_docs);
   Searcher searcher(index, SearcherOptions{0, 0});
   std::vector<std::string> words = kWords;
   for (int i = 0; i < 30; ++i) words.push_back(corpus.word());

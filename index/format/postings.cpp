@@ -624,28 +624,13 @@ const uint8_t* PostingsCursor::locate_positions() {
 }
 
 void PostingsCursor::positions(std::vector<uint32_t>& out) {
-  const uint8_t* p = locate_positions();
-  const uint32_t f = freqs_[idx_];
+  PositionStream stream = position_stream();
   // Resized from the last doc's size, not from empty: only what it grows
-  // by is zeroed (a phrase reads positions once per token and candidate).
-  out.resize(f);
-  uint32_t* o = out.data();
-  uint64_t pos = 0;
-  for (uint32_t j = 0; j < f; ++j) {
-    // Mostly a one-byte delta: read inline, the rest by the reader.
-    if (p == pos_end_) positions_corrupt(p, "positions run past the end");
-    uint64_t delta = *p;
-    if (delta < 0x80) {
-      ++p;
-    } else {
-      ByteReader in(p, pos_end_);
-      if (!in.get_varint(delta) || delta > UINT32_MAX) positions_corrupt(p, "bad position");
-      p = in.pos();
-    }
-    if ((pos += delta) > UINT32_MAX) positions_corrupt(p, "bad position");
-    o[j] = static_cast<uint32_t>(pos);
-  }
-  pos_at_ = p;
+  // by is zeroed (the merge reads positions once per doc).
+  out.resize(stream.left_);
+  for (uint32_t& pos : out) stream.next(pos);
+  // The next doc's positions start where this doc's end.
+  pos_at_ = stream.p_;
   pos_doc_ = idx_ + 1;
 }
 

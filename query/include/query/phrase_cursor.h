@@ -35,7 +35,6 @@ namespace fts {
 
 class PhraseCursor final : public DocCursor {
  public:
-
   // approx: one cursor per unique token; slots[i]: the unique token at
   // phrase offset i. field_tokens: the unique tokens, in approx's order, to
   // read positions from in the title and in the abstract (field kAny);
