@@ -1,9 +1,12 @@
 // The segments' Bloom filters: no false negatives, a measured false-positive
-// rate near the 1% that 10 bits and 7 probes a key promise, and a segment's
+// rate near the 1% that 10 bits and 7 probes a key promise (blocked layout;
+// the classic one of older segments still read), and a segment's
 // filter covering every key of its dictionary.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "index/format/bloom_filter.h"
 #include "index/format/segment_files.h"
@@ -24,7 +27,8 @@ TEST(BloomFilter, NoFalseNegativesAndAboutOnePercentFalsePositives) {
   MappedFile file(path, FileKind::kBloom);
   file.verify_checksum();
   BloomFilter filter(file.payload(), path);
-  EXPECT_EQ(file.payload().size(), 16u + (keys * 10 + 63) / 64 * 8);  // 10 bits a key, in whole words
+  EXPECT_EQ(file.payload().size(), 48u + (keys * 10 + 511) / 512 * 64);  // 10 bits a key, in whole 64-byte blocks
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(file.payload().data() + 48) % 64, 0u);  // each block one cache line
   for (int i = 0; i < keys; ++i) ASSERT_TRUE(filter.may_contain("\x01key" + std::to_string(i))) << i;
   int false_positives = 0;
   const int probes = 200000;
@@ -35,11 +39,42 @@ TEST(BloomFilter, NoFalseNegativesAndAboutOnePercentFalsePositives) {
   EXPECT_LT(rate, 0.015);
 }
 
+// Filters written before the blocked layout: probe i of a key at
+// (h1 + i * h2) mod bits over the whole array (index/FORMAT.md).
+TEST(BloomFilter, ClassicLayoutIsStillRead) {
+  const uint64_t bits = 640;
+  std::vector<uint8_t> payload(16 + bits / 8, 0);
+  payload[0] = 7;  // probes; layout 0
+  payload[8] = bits & 0xff;
+  payload[9] = bits >> 8;
+  auto* words = reinterpret_cast<uint64_t*>(payload.data() + 16);
+  for (int i = 0; i < 40; ++i) {
+    const uint64_t h = bloom_hash("k" + std::to_string(i));
+    uint64_t h1 = h, h2 = (h >> 32) | (h << 32) | 1;
+    for (int p = 0; p < 7; ++p, h1 += h2) words[(h1 % bits) / 64] |= uint64_t(1) << (h1 % bits % 64);
+  }
+  BloomFilter filter(payload, "old.bloom");
+  for (int i = 0; i < 40; ++i) EXPECT_TRUE(filter.may_contain("k" + std::to_string(i))) << i;
+  int false_positives = 0;
+  for (int i = 0; i < 1000; ++i) false_positives += filter.may_contain("absent" + std::to_string(i));
+  EXPECT_LT(false_positives, 100);  // 16 bits a key: well under 1% expected
+}
+
 TEST(BloomFilter, DamagedHeaderIsAnIndexError) {
   std::vector<uint8_t> payload(16 + 8, 0);
   payload[0] = 7;
   payload[8] = 65;  // 65 bits: not whole words
   EXPECT_THROW(BloomFilter(payload, "x.bloom"), IndexError);
+  std::vector<uint8_t> blocked(48 + 64, 0);
+  blocked[0] = 7;
+  blocked[4] = 1;
+  blocked[9] = 2;  // 512 bits: one block
+  EXPECT_NO_THROW(BloomFilter(blocked, "x.bloom"));
+  blocked[8] = 64;  // 576 bits: not whole blocks
+  EXPECT_THROW(BloomFilter(blocked, "x.bloom"), IndexError);
+  blocked[8] = 0;
+  blocked[4] = 2;  // an unknown layout
+  EXPECT_THROW(BloomFilter(blocked, "x.bloom"), IndexError);
 }
 
 TEST(BloomFilter, EverySegmentKeyPassesAndAbsentTermsAreAnsweredByTheFilter) {

@@ -18,8 +18,10 @@ namespace fts {
 // 3 added impacts to the postings' skip data, 4 each field's shortest
 // length to the norms' header and the block prefixes to the term
 // dictionary (opening a segment made both from the whole file before), 5 a
-// byte column of each doc's kAny length to the norms (index/format/norms.h).
-inline constexpr uint32_t kFormatVersion = 5;  // written
+// byte column of each doc's kAny length to the norms (index/format/norms.h),
+// 6 the Bloom filters' blocked layout (a layout field, so older filters are
+// still read; the bump makes an older fts refuse the index by its version).
+inline constexpr uint32_t kFormatVersion = 6;  // written
 inline constexpr uint32_t kOldestReadableVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero
