@@ -173,6 +173,13 @@ void expect_advance_matches(const Postings& p, std::mt19937& rng, bool with_posi
   const TermInfo info = write(seg, p, with_positions);
   PostingsCursor c(seg.post_bytes(), with_positions ? seg.pos_bytes() : std::span<const uint8_t>(), info, "test");
   const DocId last = p.docs.back();
+  // The term's freq bound: above every freq, and the same whether or not
+  // the cursor has read the tail (which it then takes from the tail held).
+  const uint32_t max_freq = c.max_freq();
+  ASSERT_GE(max_freq, *std::max_element(p.freqs.begin(), p.freqs.end()));
+  if (p.docs.size() < kBlockSize) {  // all tail: its largest freq, exactly
+    ASSERT_EQ(max_freq, *std::max_element(p.freqs.begin(), p.freqs.end()));
+  }
   size_t i = 0;  // reference index of the current doc
   bool started = false;
   std::vector<uint32_t> got;
@@ -209,6 +216,9 @@ void expect_advance_matches(const Postings& p, std::mt19937& rng, bool with_posi
     }
     ASSERT_EQ(got_doc, p.docs[i]) << "step " << step;
     ASSERT_EQ(c.remaining(), p.docs.size() - i) << "step " << step;
+    if (rng() % 8 == 0) {
+      ASSERT_EQ(c.max_freq(), max_freq) << "step " << step;
+    }
     if (rng() % 2) {
       ASSERT_EQ(c.freq(), p.freqs[i]);
     }

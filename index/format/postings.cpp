@@ -460,7 +460,7 @@ void PostingsCursor::load_tail() {
   count_ = 0;
   if (n == 0) return;
   pos_block_start_ = num_blocks_ > 0 ? skip_positions_end(num_blocks_ - 1) : 0;
-  block_max_freq_ = decode_tail(docs_, freqs_);
+  block_max_freq_ = tail_max_freq_ = decode_tail(docs_, freqs_);
   count_ = n;
   block_last_ = docs_[n - 1];
   freqs_ready_ = true;
@@ -559,9 +559,12 @@ uint32_t PostingsCursor::max_freq() const {
   // bound at most twice the true one (BM25 saturates in freq), read in O(1).
   uint64_t m = num_blocks_ > 0 ? uint64_t(1) << freq_width_ : 1;
   if (doc_freq_ % kBlockSize != 0) {
-    DocId docs[kBlockSize];
-    uint32_t freqs[kBlockSize];
-    m = std::max<uint64_t>(m, decode_tail(docs, freqs));
+    if (tail_max_freq_ == 0) {
+      DocId docs[kBlockSize];
+      uint32_t freqs[kBlockSize];
+      tail_max_freq_ = decode_tail(docs, freqs);
+    }
+    m = std::max<uint64_t>(m, tail_max_freq_);
   }
   return static_cast<uint32_t>(std::min<uint64_t>(m, UINT32_MAX));
 }

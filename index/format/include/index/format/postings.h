@@ -307,6 +307,10 @@ class PostingsCursor {
   uint32_t count_ = 0;
   DocId block_last_ = 0;
   uint32_t block_max_freq_ = 0;
+  // The tail's largest freq once decoded (0 before): max_freq() of a list
+  // that is all tail, on an index of many small segments most of them,
+  // read it from the tail the cursor holds instead of decoding it again.
+  mutable uint32_t tail_max_freq_ = 0;
   bool freqs_ready_ = false;
   const uint8_t* freqs_at_ = nullptr;  // FOR freqs of the loaded full block
   const uint8_t* block_end_ = nullptr;
