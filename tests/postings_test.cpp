@@ -155,6 +155,29 @@ TEST(Postings, SingletonIsTiny) {
   EXPECT_EQ(c.next(), kNoMoreDocs);
 }
 
+// A list shorter than a block is all tail: bit-packed from format 6 on,
+// varints before, both byte for byte as index/FORMAT.md gives them.
+TEST(Postings, TailCodingsAsDocumented) {
+  const std::vector<DocId> docs = {5, 9, 10};
+  const std::vector<uint32_t> freqs = {1, 3, 1};
+  VectorSink post;
+  PostingsWriter w(post, nullptr);
+  const TermInfo info = w.write(docs, freqs, {});
+  // gaps 5, 3, 0 at width 3, then freqs - 1 = 0, 2, 0 at width 2
+  const std::vector<uint8_t> packed = {3, 0b00011101, 0, 2, 0b00001000};
+  EXPECT_EQ(std::vector<uint8_t>(post.bytes.begin(), post.bytes.end()), packed);
+  // gap << 1 | (freq == 1), and freq - 2 after a freq above 1
+  const std::vector<uint8_t> varints = {5 << 1 | 1, 3 << 1, 3 - 2, 0 << 1 | 1};
+  for (const auto& [bytes, version] : {std::pair{packed, 6u}, std::pair{varints, 5u}}) {
+    SCOPED_TRACE("format " + std::to_string(version));
+    PostingsCursor c(bytes, {}, info, "t", version);
+    std::vector<std::pair<DocId, uint32_t>> got;
+    for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) got.emplace_back(d, c.freq());
+    EXPECT_EQ(got, (std::vector<std::pair<DocId, uint32_t>>{{5, 1}, {9, 3}, {10, 1}}));
+    EXPECT_EQ(c.max_freq(), 3u);
+  }
+}
+
 TEST(Postings, DenseListIsCompact) {
   // 1000 consecutive docs with freq 1: blocks of width 0, a few bytes each.
   std::vector<DocId> docs(1000);

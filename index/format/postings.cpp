@@ -192,16 +192,21 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
         impacts.column[c].term = std::max(impacts.column[c].term, tail[c]);
       }
     }
-    for (size_t i = full * kBlockSize; i < df; ++i) {
-      const uint64_t delta = docs[i] - next_min;
-      next_min = uint64_t(docs[i]) + 1;
-      if (all_one) {
-        put_varint(scratch_, delta);
-      } else {
-        put_varint(scratch_, delta << 1 | (freqs[i] == 1));
-        if (freqs[i] != 1) put_varint(scratch_, freqs[i] - 2);
+    if (full * kBlockSize < df) {
+      // The tail, bit-packed at the width of its largest value: doc gaps,
+      // then (unless every freq is 1) freqs - 1 (index/FORMAT.md).
+      values_.clear();
+      for (size_t i = full * kBlockSize; i < df; ++i) {
+        values_.push_back(static_cast<uint32_t>(docs[i] - next_min));
+        next_min = uint64_t(docs[i]) + 1;
+        add_positions(freqs[i]);
       }
-      add_positions(freqs[i]);
+      put_packed(values_);
+      if (!all_one) {
+        values_.clear();
+        for (size_t i = full * kBlockSize; i < df; ++i) values_.push_back(freqs[i] - 1);
+        put_packed(values_);
+      }
     }
     if (!skips_.empty()) write_skip_data(skips_, impacts);
   }
@@ -210,6 +215,16 @@ TermInfo PostingsWriter::write(std::span<const DocId> docs, std::span<const uint
   postings_.write(scratch_.data(), scratch_.size());
   if (with_positions) positions_->write(pos_scratch_.data(), pos_scratch_.size());
   return info;
+}
+
+void PostingsWriter::put_packed(std::span<const uint32_t> values) {
+  uint32_t max = 0;
+  for (uint32_t v : values) max = std::max(max, v);
+  const uint32_t width = width_of(max);
+  scratch_.push_back(static_cast<char>(width));
+  BitWriter bits(scratch_);
+  for (uint32_t v : values) bits.put(v, width);
+  bits.flush();
 }
 
 void PostingsWriter::write_skip_data(std::span<const BlockSkip> skips, const Impacts& impacts) {
@@ -273,6 +288,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<cons
   if (info.doc_freq == 1 && info.total_freq > UINT32_MAX)
     corrupt(data_ + info.postings_offset, "freq of a single doc above 2^32");
   all_freqs_one_ = info.total_freq == info.doc_freq;
+  packed_tail_ = version >= 6;
   if (all_freqs_one_) std::fill(std::begin(freqs_), std::end(freqs_), 1u);
   num_blocks_ = info.doc_freq == 1 ? 0 : info.doc_freq / kBlockSize;
   const uint8_t* p = data_ + info.postings_offset;
@@ -486,13 +502,25 @@ uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
   }
   // A tail is decoded wherever a cursor reaches it: once per term and
   // segment, so on an index of many segments it is most of a cheap query's
-  // decoding. One loop per coding, and the doc ids checked once at the end:
-  // the deltas are below 2^32 (too_big), so their sum cannot wrap, and the
-  // last doc is the largest.
+  // decoding. The doc ids are checked once at the end: the deltas are
+  // below 2^32, so their sum cannot wrap, and the last doc is the largest.
   const uint8_t* const tail_start = p;
   uint64_t next = next_min, too_big = 0;
   uint32_t max_freq = 1;
-  if (all_freqs_one_) {
+  if (packed_tail_) {
+    p = unpack_tail(p, n, docs);
+    for (uint32_t i = 0; i < n; ++i) {
+      next += docs[i];
+      docs[i] = static_cast<DocId>(next++);
+    }
+    if (!all_freqs_one_) {
+      unpack_tail(p, n, freqs);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (freqs[i] == UINT32_MAX) corrupt(tail_start, "bad freq in tail block");
+        max_freq = std::max(max_freq, ++freqs[i]);
+      }
+    }
+  } else if (all_freqs_one_) {
     for (uint32_t i = 0; i < n; ++i) {
       uint64_t delta;
       if (!read_varint(p, end_, delta)) corrupt(p, "truncated tail block");
@@ -520,6 +548,31 @@ uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
   }
   if (too_big != 0 || next - 1 > kMaxDoc) corrupt(tail_start, "doc id overflow");
   return max_freq;
+}
+
+const uint8_t* PostingsCursor::unpack_tail(const uint8_t* p, uint32_t n, uint32_t* out) const {
+  if (p == end_) corrupt(p, "truncated tail block");
+  const uint32_t width = *p++;
+  const uint64_t bytes = (uint64_t(n) * width + 7) / 8;
+  if (width > 32 || bytes > static_cast<uint64_t>(end_ - p)) corrupt(p - 1, "bad or truncated tail block");
+  if (width == 0) {
+    std::fill(out, out + n, 0u);
+    return p;
+  }
+  // Each value from the 8 bytes at its first bit (width + 7 <= 39 bits);
+  // within the last 8 bytes of the postings, only the bytes that exist.
+  const uint64_t mask = (uint64_t(1) << width) - 1;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t bit = uint64_t(i) * width;
+    const uint8_t* at = p + bit / 8;
+    uint64_t word = 0;
+    if (end_ - at >= 8)
+      std::memcpy(&word, at, 8);
+    else
+      std::memcpy(&word, at, static_cast<size_t>(end_ - at));
+    out[i] = static_cast<uint32_t>((word >> (bit % 8)) & mask);
+  }
+  return p + bytes;
 }
 
 int PostingsCursor::impact_column(Field field) const {

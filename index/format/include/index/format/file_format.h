@@ -20,7 +20,8 @@ namespace fts {
 // dictionary (opening a segment made both from the whole file before), 5 a
 // byte column of each doc's kAny length to the norms (index/format/norms.h),
 // 6 the Bloom filters' blocked layout (a layout field, so older filters are
-// still read; the bump makes an older fts refuse the index by its version).
+// still read; the bump makes an older fts refuse the index by its version)
+// and bit-packed tails to the postings.
 inline constexpr uint32_t kFormatVersion = 6;  // written
 inline constexpr uint32_t kOldestReadableVersion = 2;
 

@@ -68,6 +68,8 @@ class PostingsWriter {
     ImpactColumn column[2];
   };
   void write_skip_data(std::span<const BlockSkip> skips, const Impacts& impacts);
+  // u8 width, then values bit-packed at that width (LSB first), to scratch_.
+  void put_packed(std::span<const uint32_t> values);
 
   Sink& postings_;
   Sink* positions_;
@@ -82,7 +84,8 @@ class PostingsWriter {
 // them: damaged data throws IndexError. Allocation-free after construction.
 class PostingsCursor {
  public:
-  // version: of the postings file (format 2 has no impacts). The path must
+  // version: of the postings file (format 2 has no impacts, formats before
+  // 6 have varint tails). The path must
   // outlive the cursor: it is kept as a view, so making a cursor allocates
   // nothing.
   PostingsCursor(std::span<const uint8_t> postings, std::span<const uint8_t> positions,
@@ -255,6 +258,9 @@ class PostingsCursor {
   // Decodes the tail into docs and freqs (freqs untouched when all are 1);
   // returns its max freq.
   uint32_t decode_tail(DocId* docs, uint32_t* freqs) const;
+  // n values of a packed tail at p (u8 width, then the bits) into out; returns
+  // the end of its bytes.
+  const uint8_t* unpack_tail(const uint8_t* p, uint32_t n, uint32_t* out) const;
   void decode_freqs();
   // Where the current doc's positions start, its freq checked against the
   // bytes left; the next call skips from there.
@@ -299,6 +305,7 @@ class PostingsCursor {
   uint32_t bound_block_ = 0;  // where block_bound() last looked
   uint32_t entry_bits_ = 0;
   bool all_freqs_one_ = false;  // total_freq == doc_freq: no freqs stored
+  bool packed_tail_ = true;     // format 6 on: the tail bit-packed, not varints
 
   // The loaded block: block_ is -1 before the first load, num_blocks_ for
   // the tail, num_blocks_ + 1 once exhausted (then count_ == 0).
