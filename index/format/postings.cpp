@@ -19,8 +19,10 @@
 //     4 widths, no impact fields and no impacts in the entries.
 //   B full blocks: FOR(doc - previous doc - 1) [+ FOR(freq - 1)]; the first
 //     previous doc of the term is "-1", so width 0 means consecutive docs.
-//   a tail of doc_freq % 128 docs as varints: (doc - previous doc - 1), or
-//     with freqs ((doc - previous doc - 1) << 1 | freq == 1) [, freq - 2].
+//   a tail of doc_freq % 128 docs: u8 width, (doc - previous doc - 1)
+//     bit-packed at it [, u8 width, freq - 1 bit-packed]; before format 6
+//     varints: (doc - previous doc - 1), or with freqs
+//     ((doc - previous doc - 1) << 1 | freq == 1) [, freq - 2].
 // Freqs are not stored at all when total_freq == doc_freq (all are 1).
 //
 // Positions (own stream, at TermInfo::positions_offset): per doc its freq

@@ -1,6 +1,6 @@
 // Postings of one term in one segment: doc ids and term frequencies in
 // blocks of 128 (Frame of Reference: doc-id deltas and freqs each bit-packed
-// with the block's own bit width), a varint tail block for the rest, skip
+// with the block's own bit width), a bit-packed tail for the rest, skip
 // data ahead of the blocks (per block: last doc id, byte offset, max freq,
 // positions offset) so advance() jumps whole blocks without decoding them,
 // and positions in their own stream so boolean queries never read them.
