@@ -49,6 +49,19 @@ constexpr uint64_t kMaxDoc = kNoMoreDocs - 1;  // kNoMoreDocs is no doc id
 
 uint32_t width_of(uint64_t v) { return static_cast<uint32_t>(std::bit_width(v)); }
 
+// The width bits (1 to 32) at bit offset bit of base, least significant
+// first, from the 8 bytes at its first byte (width + 7 <= 39 bits); within
+// the last 8 bytes before end, only the bytes that exist.
+inline uint64_t bits_at(const uint8_t* base, const uint8_t* end, uint64_t bit, uint32_t width) {
+  const uint8_t* at = base + bit / 8;
+  uint64_t word = 0;
+  if (end - at >= 8)
+    std::memcpy(&word, at, 8);
+  else
+    std::memcpy(&word, at, static_cast<size_t>(end - at));
+  return (word >> (bit % 8)) & ((uint64_t(1) << width) - 1);
+}
+
 // Appends values as fixed-width fields to a little-endian bit stream.
 class BitWriter {
  public:
@@ -341,16 +354,8 @@ void PostingsCursor::corrupt(const uint8_t* at, const std::string& what) const {
 
 uint64_t PostingsCursor::skip_field(uint32_t block, uint32_t bit_offset, uint32_t width) const {
   if (width == 0) return 0;
-  const uint64_t bit = uint64_t(block) * entry_bits_ + bit_offset;
-  const uint8_t* at = skip_ + bit / 8;
-  uint64_t word = 0;
-  // The skip data was checked to lie inside the payload; near its end load
-  // only the bytes that exist.
-  if (end_ - at >= 8)
-    std::memcpy(&word, at, 8);
-  else
-    std::memcpy(&word, at, static_cast<size_t>(end_ - at));
-  return (word >> (bit % 8)) & ((uint64_t(1) << width) - 1);
+  // The skip data was checked to lie inside the payload.
+  return bits_at(skip_, end_, uint64_t(block) * entry_bits_ + bit_offset, width);
 }
 
 DocId PostingsCursor::exhaust() {
@@ -561,19 +566,7 @@ const uint8_t* PostingsCursor::unpack_tail(const uint8_t* p, uint32_t n, uint32_
     std::fill(out, out + n, 0u);
     return p;
   }
-  // Each value from the 8 bytes at its first bit (width + 7 <= 39 bits);
-  // within the last 8 bytes of the postings, only the bytes that exist.
-  const uint64_t mask = (uint64_t(1) << width) - 1;
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint64_t bit = uint64_t(i) * width;
-    const uint8_t* at = p + bit / 8;
-    uint64_t word = 0;
-    if (end_ - at >= 8)
-      std::memcpy(&word, at, 8);
-    else
-      std::memcpy(&word, at, static_cast<size_t>(end_ - at));
-    out[i] = static_cast<uint32_t>((word >> (bit % 8)) & mask);
-  }
+  for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<uint32_t>(bits_at(p, end_, uint64_t(i) * width, width));
   return p + bytes;
 }
 
