@@ -180,8 +180,8 @@ class SegmentPlanner {
   CursorPtr term(const QueryNode& node, bool scoring) {
     auto info = query_.lookup(node, 0, segment_);
     if (!info) return std::make_unique<EmptyCursor>();
-    return std::make_unique<TermCursor>(segment_.cursor(node.field, *info), &segment_, node.field,
-                                        scoring ? query_.weight(node) : nullptr, query_.text(node));
+    return std::make_unique<TermCursor>(segment_, node.field, *info, scoring ? query_.weight(node) : nullptr,
+                                        query_.text(node));
   }
 
   CursorPtr phrase(const QueryNode& node, bool scoring, bool two_phase) {

@@ -23,6 +23,14 @@ class TermCursor final : public DocCursor {
       : postings_(std::move(postings)), segment_(segment), field_(field), weight_(weight), label_(label) {
     doc_ = postings_.next();
   }
+  // The term's postings in segment, made in place: a PostingsCursor holds
+  // a block of docs and freqs (1 KB), which the constructor above copies,
+  // for every term of a query in every segment.
+  TermCursor(const SegmentReader& segment, Field field, const TermInfo& info, const Bm25Weight* weight,
+             std::string_view label)
+      : postings_(segment.cursor(field, info)), segment_(&segment), field_(field), weight_(weight), label_(label) {
+    doc_ = postings_.next();
+  }
   static void* operator new(size_t size) { return Recycled<TermCursor>::allocate(size); }
   static void operator delete(void* p, size_t size) { Recycled<TermCursor>::release(p, size); }
 
