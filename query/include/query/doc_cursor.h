@@ -99,9 +99,7 @@ class DocCursor {
     return n;
   }
   virtual void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) {
-    for_each_taken([&](DocId d) {
-      if (live.is_live(d)) out.push_back(base + d);
-    });
+    append_taken(out, [&](DocId* docs, size_t n) { return live.keep_live(docs, n, base); });
   }
   // Membership test for a filter that is only probed, never iterated (the
   // excluded side of AND-NOT): targets must not decrease, and once probed a
@@ -166,13 +164,20 @@ class DocCursor {
     }
   }
 
-  // fn(d) for every match from doc() on, read a batch at a time by take();
-  // consumes the cursor.
-  template <class Fn>
-  void for_each_taken(Fn&& fn) {
-    DocId batch[kBlockSize];
-    while (const size_t got = take(batch, kBlockSize)) {
-      for (size_t i = 0; i < got; ++i) fn(batch[i]);
+  // Appends every match from doc() on to out, a batch at a time taken
+  // straight into out's storage and passed through keep(docs, n), which
+  // rewrites the batch in place and returns how many of it to keep;
+  // consumes the cursor. (A call and a capacity check per doc took most of
+  // the time of collecting a frequent term: abstract:from, 143,409 hits
+  // over 20 segments with deletes.)
+  template <class Keep>
+  void append_taken(std::vector<DocId>& out, Keep&& keep) {
+    for (;;) {
+      const size_t at = out.size();
+      out.resize(at + kBlockSize);
+      const size_t got = take(out.data() + at, kBlockSize);
+      out.resize(at + keep(out.data() + at, got));
+      if (got == 0) return;
     }
   }
 

@@ -36,6 +36,27 @@ class LiveDocs {
     for (size_t i = 0; i < n; ++i) live += bits_[docs[i] >> 6] >> (docs[i] & 63) & 1;
     return live;
   }
+  // Keeps the live docs among n ascending ids, in place and in order, each
+  // plus base; returns how many. Without a branch per id: every id is
+  // written, and the write position moves on by its live bit.
+  size_t keep_live(DocId* docs, size_t n, DocId base) const {
+    if (n == 0) return 0;
+    size_t kept = 0;
+    if (docs[n - 1] >= doc_count_) {
+      for (size_t i = 0; i < n; ++i) {
+        const DocId d = docs[i];
+        docs[kept] = base + d;
+        kept += is_live(d);
+      }
+      return kept;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const DocId d = docs[i];
+      docs[kept] = base + d;
+      kept += bits_[d >> 6] >> (d & 63) & 1;
+    }
+    return kept;
+  }
   // Marks local deleted; false when it already was.
   bool remove(DocId local);
   // The live bits of docs [64 i, 64 i + 64): bit j for doc 64 i + j (0
