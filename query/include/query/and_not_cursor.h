@@ -64,15 +64,27 @@ class AndNotCursor final : public DocCursor {
     if (target <= doc_) return target == doc_;
     return include_->contains(target) && !exclude_->contains(target);
   }
-  // A complement appends the runs between exclusions without per-doc calls.
+  // A complement appends the runs between exclusions without per-doc calls;
+  // otherwise include collects in bulk and the exclusions are dropped from
+  // what it appended.
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
-    if (!include_is_everything_) return DocCursor::collect_remaining(out, base);
+    if (!include_is_everything_) {
+      if (doc_ == kNoMoreDocs) return;
+      const size_t from = out.size();
+      include_->collect_remaining(out, base);
+      return drop_excluded(out, from, base);
+    }
     for_each_run([&](uint64_t from, uint64_t to) {
       for (uint64_t d = from; d < to; ++d) out.push_back(base + static_cast<DocId>(d));
     });
   }
   void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
-    if (!include_is_everything_) return DocCursor::collect_live(out, base, live);
+    if (!include_is_everything_) {
+      if (doc_ == kNoMoreDocs) return;
+      const size_t from = out.size();
+      include_->collect_live(out, base, live);
+      return drop_excluded(out, from, base);
+    }
     for_each_run([&](uint64_t from, uint64_t to) {
       for (uint64_t d = from; d < to; ++d) {
         if (live.is_live(static_cast<DocId>(d))) out.push_back(base + static_cast<DocId>(d));
@@ -100,6 +112,21 @@ class AndNotCursor final : public DocCursor {
       if (d < stop) fn(d, stop);
       d = e + 1;
     }
+    doc_ = kNoMoreDocs;
+  }
+
+  // Drops the excluded docs from out[from, end) (ids plus base, ascending),
+  // consuming the cursor. (Iterated a doc at a time, `(syn as) NOT (jockey
+  // OR dj)` took twice the time of `syn as`, whose AND collects by bitsets.)
+  void drop_excluded(std::vector<DocId>& out, size_t from, DocId base) {
+    size_t kept = from;
+    for (size_t i = from; i < out.size(); ++i) {
+      const DocId d = out[i] - base;
+      out[kept] = out[i];
+      // Below exclude's doc() nothing matches it (DocCursor::contains).
+      kept += d < exclude_->doc() || !exclude_->contains(d);
+    }
+    out.resize(kept);
     doc_ = kNoMoreDocs;
   }
 
