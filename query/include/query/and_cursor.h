@@ -143,6 +143,12 @@ class AndCursor final : public DocCursor {
     }
     return skips;
   }
+  // DocCursor::take()'s loop, with next() called without a virtual call.
+  size_t take(DocId* out, size_t max) override {
+    size_t n = 0;
+    for (DocId d = doc_; n < max && d != kNoMoreDocs; d = next()) out[n++] = d;
+    return n;
+  }
   // Counts and collections of the rest visit the matches through bits
   // where that pays (visit_by_bitsets), else step through them.
   uint64_t count_remaining() override {

@@ -136,7 +136,10 @@ class DocCursor {
   // Appends the global ids (segment base + doc) of the matches from doc()
   // on, consuming the cursor.
   virtual void collect_remaining(std::vector<DocId>& out, DocId base) {
-    for (DocId d = doc_; d != kNoMoreDocs; d = next()) out.push_back(base + d);
+    append_taken(out, [base](DocId* docs, size_t n) {
+      for (size_t i = 0; i < n; ++i) docs[i] += base;
+      return n;
+    });
   }
   // Appends one line per cursor of this subtree, indented by depth.
   virtual void explain(std::string& out, int depth) const = 0;

@@ -131,12 +131,6 @@ class TermCursor final : public DocCursor {
     doc_ = postings_.doc();
     return n;
   }
-  void collect_remaining(std::vector<DocId>& out, DocId base) override {
-    append_taken(out, [base](DocId* docs, size_t n) {
-      for (size_t i = 0; i < n; ++i) docs[i] += base;
-      return n;
-    });
-  }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "term " + std::string(label_), cost());
   }
