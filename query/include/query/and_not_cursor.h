@@ -46,7 +46,8 @@ class AndNotCursor final : public DocCursor {
   // excluded cursor sits past doc() (doc() is a match), and every doc from
   // doc() on is included. Saves walking every doc for NOT queries.
   uint64_t count_remaining() override {
-    if (!include_is_everything_ || doc_ == kNoMoreDocs) return DocCursor::count_remaining();
+    if (!include_is_everything_) return count_kept(nullptr);
+    if (doc_ == kNoMoreDocs) return 0;
     const uint64_t left = include_->cost() - doc_;
     const uint64_t excluded = exclude_approximate_ ? count_exclusions(nullptr) : exclude_->count_remaining();
     doc_ = kNoMoreDocs;
@@ -54,7 +55,8 @@ class AndNotCursor final : public DocCursor {
   }
   // The same for the live docs: those left minus the live exclusions.
   uint64_t count_live(const LiveDocs& live) override {
-    if (!include_is_everything_ || doc_ == kNoMoreDocs) return DocCursor::count_live(live);
+    if (!include_is_everything_) return count_kept(&live);
+    if (doc_ == kNoMoreDocs) return 0;
     const uint64_t left = live.count_from(doc_);
     const uint64_t excluded = exclude_approximate_ ? count_exclusions(&live) : exclude_->count_live(live);
     doc_ = kNoMoreDocs;
@@ -128,6 +130,22 @@ class AndNotCursor final : public DocCursor {
     }
     out.resize(kept);
     doc_ = kNoMoreDocs;
+  }
+
+  // The matches from doc() on (in live only, given live), include's taken
+  // a batch at a time; consumes the cursor.
+  uint64_t count_kept(const LiveDocs* live) {
+    if (doc_ == kNoMoreDocs) return 0;
+    uint64_t n = 0;
+    DocId batch[kBlockSize];
+    while (const size_t got = include_->take(batch, kBlockSize)) {
+      for (size_t i = 0; i < got; ++i) {
+        const DocId d = batch[i];
+        n += (live == nullptr || live->is_live(d)) && (d < exclude_->doc() || !exclude_->contains(d));
+      }
+    }
+    doc_ = kNoMoreDocs;
+    return n;
   }
 
   DocId skip_excluded(DocId d) {
