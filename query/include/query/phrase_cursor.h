@@ -196,7 +196,7 @@ class PhraseCursor final : public DocCursor {
         approx_.lead().advance(from);
         continue;
       }
-      freq_ = occurrences(candidate, weight_ != nullptr);
+      freq_ = may_compete(candidate, false) ? occurrences(candidate, weight_ != nullptr) : 0;
       if (freq_ > 0) return checked_ = doc_ = candidate;
       approx_.lead().next();
     }
@@ -216,7 +216,7 @@ class PhraseCursor final : public DocCursor {
         target = from;
         continue;
       }
-      freq_ = occurrences(first, weight_ != nullptr);
+      freq_ = may_compete(first, true) ? occurrences(first, weight_ != nullptr) : 0;
       if (freq_ > 0) return checked_ = doc_ = first;
       target = first + 1;
     }
@@ -237,6 +237,32 @@ class PhraseCursor final : public DocCursor {
       target = b.end == kNoMoreDocs ? kNoMoreDocs : b.end + 1;
     }
     return target;
+  }
+
+  // Whether doc, where the tokens are aligned (of approx_, or of the parts
+  // at doc when on_parts), may score at least min_competitive_. A field
+  // holds the phrase at most as often as its rarest token there, so the
+  // tokens' freqs bound the score before a position is read: once the
+  // k-th score is high, most candidates of a phrase of common words are
+  // passed over unread. (Docs passed over go uncounted, as the stretches
+  // competitive_from() passes: a parent that gives a threshold counts
+  // inexactly.)
+  bool may_compete(DocId doc, bool on_parts) {
+    if (min_competitive_ < 0) return true;
+    auto rarest = [](TokenConjunction& tokens) {
+      uint32_t f = UINT32_MAX;
+      for (size_t u = 0; u < tokens.size(); ++u) f = std::min(f, tokens[u].freq());
+      return f;
+    };
+    uint64_t tf = 0;
+    if (on_parts) {
+      for (auto& part : parts_)
+        if (part.doc == doc) tf += rarest(part.tokens);
+    } else {
+      tf = rarest(approx_);
+    }
+    const auto bound = static_cast<uint32_t>(std::min<uint64_t>(tf, UINT32_MAX));
+    return weight_->score(bound, segment_->field_length(field_, doc)) >= min_competitive_;
   }
 
   // Two-phase on the field parts: the first candidate >= target of any
