@@ -8,6 +8,7 @@ const PAGE_SIZE = 5;
 const $ = (id) => document.getElementById(id);
 let server = '';
 let state = { q: '', offset: 0 };
+let searches = 0;  // run() calls so far: an answer to any but the last is dropped
 
 function clearResults() {
   $('results').replaceChildren();
@@ -52,13 +53,17 @@ function render(data) {
 }
 
 // The popup marks which search it shows (body's data-shown), so a test can
-// wait for that search rather than for any result.
+// wait for that search rather than for any result. The mark is cleared
+// while a search is on its way: the same query run again (the last search,
+// restored on opening, then typed) must not pass for the earlier answer.
 function shown(q, offset) {
   document.body.dataset.shown = JSON.stringify({ q, offset });
 }
 
 async function run(q, offset) {
+  const mine = ++searches;
   state = { q, offset };
+  delete document.body.dataset.shown;
   $('error').hidden = true;
   $('open-page').href = searchPageUrl(server, q);
   if (!q.trim()) {
@@ -68,10 +73,10 @@ async function run(q, offset) {
   }
   try {
     const data = await search(server, q, { limit: PAGE_SIZE, offset });
-    if (state.q !== q || state.offset !== offset) return;  // a newer search is on its way
+    if (mine !== searches) return;  // a newer search is on its way
     render(data);
   } catch (e) {
-    if (state.q !== q || state.offset !== offset) return;
+    if (mine !== searches) return;
     showError(e);
   }
   shown(q, offset);
