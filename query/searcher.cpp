@@ -413,9 +413,7 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
       docs_after -= segment.reader->doc_count();
       auto cursor = plan_live(prepared, segment, options);
       const uint64_t wanted = out.size() + std::min<uint64_t>(cursor->cost(), segment.reader->doc_count());
-      // With a batch to spare: collections take a whole batch into the
-      // vector before they keep what matches (DocCursor::append_taken).
-      if (wanted >= kReservedIds && wanted > out.capacity()) out.reserve(wanted + docs_after + kBlockSize);
+      if (wanted >= kReservedIds && wanted > out.capacity()) out.reserve(wanted + docs_after);
       collect(segment, *cursor, out, interrupt);
     }
     return;
@@ -427,7 +425,7 @@ void Searcher::matching_docs(const QueryNode* query, std::vector<DocId>& out, In
   parallel_for(segments.size(), threads, [&](size_t i) {
     auto cursor = plan_live(prepared, segments[i], options);
     const uint64_t bound = std::min<uint64_t>(cursor->cost(), segments[i].reader->doc_count());
-    if (bound >= kReservedIds) parts[i].reserve(bound + kBlockSize);  // as above
+    if (bound >= kReservedIds) parts[i].reserve(bound);  // as above
     collect(segments[i], *cursor, parts[i], interrupts.empty() ? nullptr : &interrupts[i]);
   });
   size_t total = 0;
