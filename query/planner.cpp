@@ -364,7 +364,7 @@ class SegmentPlanner {
 
 PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring,
                              const CollectionStats* stats)
-    : root_(simplify_query(query)) {
+    : root_(scoring ? simplify_query(query) : drop_implied_clauses(simplify_query(query))) {
   if (!root_ || !scoring) return;
   segments_ = index.segments();
   prepare(*root_, index, stats, 1.0);

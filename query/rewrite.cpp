@@ -1,5 +1,6 @@
 #include "query/rewrite.h"
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -208,8 +209,51 @@ Clause simplify(const QueryNode& node) {
   return out;
 }
 
+// Whether child i of group (an AND / OR) is implied by another child: child
+// i is a group of the other kind holding every clause of that child (the
+// child itself, or its clauses where it is of child i's kind too: cat OR
+// dog implies cat OR dog OR bird). Weights do not matter to matching.
+bool implied(const QueryNode& group, size_t i, const std::vector<bool>& dropped) {
+  const QueryNode& inner = *group.children[i];
+  const Kind other = group.kind == Kind::kAnd ? Kind::kOr : Kind::kAnd;
+  if (inner.kind != other) return false;
+  auto holds = [&](const QueryNode& clause) {
+    return std::any_of(inner.children.begin(), inner.children.end(),
+                       [&](const auto& c) { return same_clause(*c, clause); });
+  };
+  for (size_t j = 0; j < group.children.size(); ++j) {
+    if (j == i || dropped[j]) continue;
+    const QueryNode& sibling = *group.children[j];
+    const bool all_held = sibling.kind == other
+                              ? std::all_of(sibling.children.begin(), sibling.children.end(),
+                                            [&](const auto& c) { return holds(*c); })
+                              : holds(sibling);
+    if (all_held) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) { return simplify(node).node; }
+
+// Recursion is bounded by the tree's depth.
+std::unique_ptr<QueryNode> drop_implied_clauses(std::unique_ptr<QueryNode> node) {
+  if (!node) return node;
+  for (auto& c : node->children) c = drop_implied_clauses(std::move(c));
+  if (node->kind != Kind::kAnd && node->kind != Kind::kOr) return node;
+  auto& children = node->children;
+  // A dropped clause implies nothing further: of two that would imply each
+  // other, one stays.
+  std::vector<bool> dropped(children.size(), false);
+  for (size_t i = 0; i < children.size(); ++i) dropped[i] = implied(*node, i, dropped);
+  size_t kept = 0;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (!dropped[i]) children[kept++] = std::move(children[i]);
+  }
+  children.resize(kept);
+  if (kept == 1) return std::move(children[0]);
+  return node;
+}
 
 }  // namespace fts

@@ -216,6 +216,63 @@ TEST(QueryPropertyTest, ExclusionsFromEveryDocAreExact) {
   }
 }
 
+// Counting and matching drop the clauses a sibling implies (x AND (x OR y)
+// as x: rewrite.h); ranking keeps them, as they add to the score. Both
+// against brute force, with random clauses for x and y, at the root and
+// below another group, over one segment, many, and many with deleted docs.
+TEST(QueryPropertyTest, ClausesImpliedByASiblingMatchAndScoreAsWritten) {
+  Corpus corpus(12);
+  const std::vector<Document> docs = corpus.documents(1500);
+  Analyzer analyzer;
+  std::vector<test::BruteDoc> brute_docs;
+  for (const auto& d : docs) brute_docs.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  std::vector<std::string> terms;
+  for (const auto& w : kWords)
+    for (auto& t : analyzer.analyze(w)) terms.push_back(t);
+  using Kind = QueryNode::Kind;
+  auto group = [](Kind kind, std::vector<std::unique_ptr<QueryNode>> children) {
+    auto node = std::make_unique<QueryNode>();
+    node->kind = kind;
+    node->children = std::move(children);
+    return node;
+  };
+  auto check = [&](std::shared_ptr<const IndexReader> index, const BruteForce& brute, uint32_t seed) {
+    Searcher searcher(std::move(index), SearcherOptions{0, 0});
+    QueryGenerator gen(seed, brute_docs, terms);
+    std::mt19937 rng(seed);
+    for (int i = 0; i < 60; ++i) {
+      const auto x = gen.tree(i % 3), y = gen.tree(1), z = gen.tree(1);
+      const Kind outer = i % 2 ? Kind::kAnd : Kind::kOr;
+      const Kind inner = outer == Kind::kAnd ? Kind::kOr : Kind::kAnd;
+      std::vector<std::unique_ptr<QueryNode>> holding;  // x beside y, in either order
+      holding.push_back(y->clone());
+      holding.insert(holding.begin() + static_cast<std::ptrdiff_t>(rng() % 2), x->clone());
+      std::vector<std::unique_ptr<QueryNode>> children;
+      children.push_back(x->clone());
+      children.push_back(group(inner, std::move(holding)));
+      if (rng() % 2) children.push_back(z->clone());
+      std::shuffle(children.begin(), children.end(), rng);
+      auto query = group(outer, std::move(children));
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << "seed " << seed;
+      std::vector<std::unique_ptr<QueryNode>> around;
+      around.push_back(std::move(query));
+      around.push_back(gen.tree(1));
+      auto nested = group(rng() % 2 ? Kind::kAnd : Kind::kOr, std::move(around));
+      ASSERT_TRUE(check_query(searcher, brute, nested.get(), rng)) << "seed " << seed;
+    }
+  };
+  const BruteForce brute(brute_docs);
+  for (const uint32_t max_segment_docs : {0u, 200u}) {
+    test::TempDir dir;
+    check(index_of(dir.str(), docs, max_segment_docs), brute, 31 + max_segment_docs);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  test::TempDir dir;
+  std::mt19937 pick(3);
+  auto with_deletes = index_with_deletes(dir.str(), docs, 200, [&](DocId) { return pick() % 8 == 0; });
+  check(with_deletes.index, with_deletes.brute, 97);
+}
+
 // A disjunction with an exact count is ranked per segment either by scoring
 // every match a window at a time, or by pruning beside a count
 // (window_scorer.h): both ways, over windows, segments, exclusions and

@@ -19,6 +19,10 @@ class RewriteTest : public ::testing::Test {
     auto parsed = parse_query(query, analyzer_);
     return parsed ? query_to_string(simplify_query(*parsed).get()) : "<no query>";
   }
+  std::string for_matching(std::string_view query) {
+    auto parsed = parse_query(query, analyzer_);
+    return parsed ? query_to_string(drop_implied_clauses(simplify_query(*parsed)).get()) : "<no query>";
+  }
 
   Analyzer analyzer_;
 };
@@ -70,6 +74,31 @@ TEST_F(RewriteTest, ATermAndItsNegationMatchNothing) {
 
 TEST_F(RewriteTest, ClausesThatDifferOnlyInOrderAreKept) {
   EXPECT_EQ(rewritten("(cat dog) OR (dog cat)"), "OR(AND(cat, dog), AND(dog, cat))");
+}
+
+TEST_F(RewriteTest, ClausesImpliedByASiblingGoWhenOnlyMatching) {
+  EXPECT_EQ(for_matching("work (work OR remote)"), "work");
+  EXPECT_EQ(for_matching("(remote OR work) AND work AND home"), "AND(work, home)");
+  EXPECT_EQ(for_matching("work OR (work AND remote)"), "work");
+  EXPECT_EQ(for_matching("(remote work) OR work OR home"), "OR(work, home)");
+  // Any clause, not only terms: a phrase, a group, a negation.
+  EXPECT_EQ(for_matching("\"wild cat\" (\"wild cat\" OR dog)"), "\"wild cat\"");
+  // A group implies one of the other kind holding all its clauses (as
+  // flattened: (cat dog) bird is AND(cat, dog, bird)), whatever their order.
+  EXPECT_EQ(for_matching("(cat OR dog) AND ((cat OR dog) OR bird)"), "OR(cat, dog)");
+  EXPECT_EQ(for_matching("(cat dog) OR ((cat dog) bird)"), "AND(cat, dog)");
+  EXPECT_EQ(for_matching("(cat dog) OR (bird dog cat)"), "AND(cat, dog)");
+  EXPECT_EQ(for_matching("(cat OR dog) (dog OR cat)"), "OR(dog, cat)");
+  EXPECT_EQ(for_matching("(cat dog) OR (cat bird)"), "OR(AND(cat, dog), AND(cat, bird))");
+  EXPECT_EQ(for_matching("-cat (-cat OR dog)"), "NOT(cat)");
+  // Below another group, after its own clauses went.
+  EXPECT_EQ(for_matching("bird OR (work (work OR remote))"), "OR(bird, work)");
+  // Another field, or a clause that only resembles the sibling: kept.
+  EXPECT_EQ(for_matching("work (title:work OR remote)"), "AND(work, OR(title:work, remot))");
+  EXPECT_EQ(for_matching("work (works OR remote)"), "work");  // both analyze to work
+  EXPECT_EQ(for_matching("work (worker OR remote)"), "AND(work, OR(worker, remot))");
+  // Ranked searches keep the tree as simplified: the OR adds to the score.
+  EXPECT_EQ(rewritten("work (work OR remote)"), "AND(work, OR(work, remot))");
 }
 
 TEST_F(RewriteTest, MalformedHandBuiltTreesAreRejected) {

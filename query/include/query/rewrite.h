@@ -19,4 +19,13 @@ namespace fts {
 // malformed hand-built tree.
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node);
 
+// For matching without scores, a simplified tree (above) without the
+// clauses another clause implies: an OR under an AND that holds one of the
+// AND's other clauses, and an AND under an OR that holds one of the OR's
+// other clauses (x AND (x OR y) and x OR (x AND y) both match as x). The
+// docs matched are the same; the scores are not, so a ranked search keeps
+// the tree as simplified. `work (work OR remote)` is then counted as `work`
+// (its doc freq) instead of through a disjunction.
+std::unique_ptr<QueryNode> drop_implied_clauses(std::unique_ptr<QueryNode> node);
+
 }  // namespace fts
