@@ -209,50 +209,64 @@ Clause simplify(const QueryNode& node) {
   return out;
 }
 
-// Whether child i of group (an AND / OR) is implied by another child: child
-// i is a group of the other kind holding every clause of that child (the
-// child itself, or its clauses where it is of child i's kind too: cat OR
-// dog implies cat OR dog OR bird). Weights do not matter to matching.
-bool implied(const QueryNode& group, size_t i, const std::vector<bool>& dropped) {
-  const QueryNode& inner = *group.children[i];
-  const Kind other = group.kind == Kind::kAnd ? Kind::kOr : Kind::kAnd;
-  if (inner.kind != other) return false;
-  auto holds = [&](const QueryNode& clause) {
-    return std::any_of(inner.children.begin(), inner.children.end(),
-                       [&](const auto& c) { return same_clause(*c, clause); });
-  };
-  for (size_t j = 0; j < group.children.size(); ++j) {
-    if (j == i || dropped[j]) continue;
-    const QueryNode& sibling = *group.children[j];
-    const bool all_held = sibling.kind == other
-                              ? std::all_of(sibling.children.begin(), sibling.children.end(),
-                                            [&](const auto& c) { return holds(*c); })
-                              : holds(sibling);
-    if (all_held) return true;
+// A clause's structural hash (clause_hash) with its children's.
+struct Hashes {
+  size_t hash = 0;
+  std::vector<size_t> children;
+};
+
+// drop_implied_clauses() of node, in place; returns the hashes of what is
+// left. Each group looks its OR (AND) children's clauses up among its own
+// by hash: linear in the tree, as a query may hold thousands of clauses.
+// Recursion is bounded by the tree's depth.
+Hashes drop_implied(std::unique_ptr<QueryNode>& node) {
+  std::vector<Hashes> below;
+  below.reserve(node->children.size());
+  for (auto& c : node->children) below.push_back(drop_implied(c));
+  auto& children = node->children;
+  const Kind other = node->kind == Kind::kAnd ? Kind::kOr : Kind::kAnd;
+  const bool group = node->kind == Kind::kAnd || node->kind == Kind::kOr;
+  if (group && std::any_of(children.begin(), children.end(), [&](const auto& c) { return c->kind == other; })) {
+    std::unordered_multimap<size_t, size_t> by_hash;  // clause hash -> index in children
+    for (size_t j = 0; j < children.size(); ++j) by_hash.emplace(below[j].hash, j);
+    // Child i goes where one of its clauses is another child of node that
+    // stays (of two that imply each other, one stays).
+    std::vector<bool> dropped(children.size(), false);
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (children[i]->kind != other) continue;
+      for (size_t g = 0; g < children[i]->children.size() && !dropped[i]; ++g) {
+        auto [first, last] = by_hash.equal_range(below[i].children[g]);
+        for (auto it = first; it != last && !dropped[i]; ++it) {
+          const size_t j = it->second;
+          dropped[i] = j != i && !dropped[j] && same_clause(*children[i]->children[g], *children[j]);
+        }
+      }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (dropped[i]) continue;
+      children[kept] = std::move(children[i]);
+      below[kept++] = std::move(below[i]);
+    }
+    children.resize(kept);
+    below.resize(kept);
+    if (kept == 1) {  // the group is its one clause (weights do not matter to matching)
+      node = std::move(children[0]);
+      return std::move(below[0]);
+    }
   }
-  return false;
+  Hashes out;
+  for (const Hashes& h : below) out.children.push_back(h.hash);
+  out.hash = clause_hash(*node, out.children);
+  return out;
 }
 
 }  // namespace
 
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) { return simplify(node).node; }
 
-// Recursion is bounded by the tree's depth.
 std::unique_ptr<QueryNode> drop_implied_clauses(std::unique_ptr<QueryNode> node) {
-  if (!node) return node;
-  for (auto& c : node->children) c = drop_implied_clauses(std::move(c));
-  if (node->kind != Kind::kAnd && node->kind != Kind::kOr) return node;
-  auto& children = node->children;
-  // A dropped clause implies nothing further: of two that would imply each
-  // other, one stays.
-  std::vector<bool> dropped(children.size(), false);
-  for (size_t i = 0; i < children.size(); ++i) dropped[i] = implied(*node, i, dropped);
-  size_t kept = 0;
-  for (size_t i = 0; i < children.size(); ++i) {
-    if (!dropped[i]) children[kept++] = std::move(children[i]);
-  }
-  children.resize(kept);
-  if (kept == 1) return std::move(children[0]);
+  if (node) drop_implied(node);
   return node;
 }
 

@@ -83,13 +83,15 @@ TEST_F(RewriteTest, ClausesImpliedByASiblingGoWhenOnlyMatching) {
   EXPECT_EQ(for_matching("(remote work) OR work OR home"), "OR(work, home)");
   // Any clause, not only terms: a phrase, a group, a negation.
   EXPECT_EQ(for_matching("\"wild cat\" (\"wild cat\" OR dog)"), "\"wild cat\"");
-  // A group implies one of the other kind holding all its clauses (as
-  // flattened: (cat dog) bird is AND(cat, dog, bird)), whatever their order.
-  EXPECT_EQ(for_matching("(cat OR dog) AND ((cat OR dog) OR bird)"), "OR(cat, dog)");
-  EXPECT_EQ(for_matching("(cat dog) OR ((cat dog) bird)"), "AND(cat, dog)");
-  EXPECT_EQ(for_matching("(cat dog) OR (bird dog cat)"), "AND(cat, dog)");
-  EXPECT_EQ(for_matching("(cat OR dog) (dog OR cat)"), "OR(dog, cat)");
-  EXPECT_EQ(for_matching("(cat dog) OR (cat bird)"), "OR(AND(cat, dog), AND(cat, bird))");
+  // A group implies a group of the other kind that holds it as a clause,
+  // not one that holds its clauses (as flattened): kept. Nor does x imply
+  // bird OR (fish x).
+  EXPECT_EQ(for_matching("(cat OR dog) (bird OR (cat OR dog))"), "AND(OR(cat, dog), OR(bird, cat, dog))");
+  EXPECT_EQ(for_matching("(cat dog) OR (bird (cat dog))"), "OR(AND(cat, dog), AND(bird, cat, dog))");
+  EXPECT_EQ(for_matching("(-cat OR dog) (bird OR (fish (-cat OR dog)))"),
+            "AND(OR(NOT(cat), dog), OR(bird, AND(fish, OR(NOT(cat), dog))))");
+  EXPECT_EQ(for_matching("-cat OR (bird -cat)"), "NOT(cat)");
+  EXPECT_EQ(for_matching("(cat OR dog) (dog OR cat)"), "AND(OR(cat, dog), OR(dog, cat))");
   EXPECT_EQ(for_matching("-cat (-cat OR dog)"), "NOT(cat)");
   // Below another group, after its own clauses went.
   EXPECT_EQ(for_matching("bird OR (work (work OR remote))"), "OR(bird, work)");

@@ -20,7 +20,7 @@ namespace fts {
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node);
 
 // For matching without scores, a simplified tree (above) without the
-// clauses another clause implies: an OR under an AND that holds one of the
+// groups another clause implies: an OR under an AND that holds one of the
 // AND's other clauses, and an AND under an OR that holds one of the OR's
 // other clauses (x AND (x OR y) and x OR (x AND y) both match as x). The
 // docs matched are the same; the scores are not, so a ranked search keeps
