@@ -364,7 +364,8 @@ class SegmentPlanner {
 
 PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, bool scoring,
                              const CollectionStats* stats)
-    : root_(scoring ? simplify_query(query) : drop_implied_clauses(simplify_query(query))) {
+    : root_(simplify_query(query)) {
+  if (!scoring) root_ = drop_implied_clauses(std::move(root_));
   if (!root_ || !scoring) return;
   segments_ = index.segments();
   prepare(*root_, index, stats, 1.0);

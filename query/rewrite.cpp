@@ -209,6 +209,17 @@ Clause simplify(const QueryNode& node) {
   return out;
 }
 
+// Whether an AND holds an OR or an OR an AND, somewhere in node: where a
+// group may be implied. Recursion is bounded by the tree's depth.
+bool nests_and_or(const QueryNode& node) {
+  for (const auto& c : node.children) {
+    if ((node.kind == Kind::kAnd && c->kind == Kind::kOr) || (node.kind == Kind::kOr && c->kind == Kind::kAnd))
+      return true;
+    if (nests_and_or(*c)) return true;
+  }
+  return false;
+}
+
 // A clause's structural hash (clause_hash) with its children's.
 struct Hashes {
   size_t hash = 0;
@@ -266,7 +277,9 @@ Hashes drop_implied(std::unique_ptr<QueryNode>& node) {
 std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) { return simplify(node).node; }
 
 std::unique_ptr<QueryNode> drop_implied_clauses(std::unique_ptr<QueryNode> node) {
-  if (node) drop_implied(node);
+  // Most queries have no group of one kind under the other: they are left
+  // as they are without hashing a clause.
+  if (node && nests_and_or(*node)) drop_implied(node);
   return node;
 }
 
