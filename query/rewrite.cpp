@@ -220,55 +220,50 @@ bool nests_and_or(const QueryNode& node) {
   return false;
 }
 
-// A clause's structural hash (clause_hash) with its children's.
-struct Hashes {
-  size_t hash = 0;
-  std::vector<size_t> children;
-};
-
-// drop_implied_clauses() of node, in place; returns the hashes of what is
-// left. Each group looks its OR (AND) children's clauses up among its own
-// by hash: linear in the tree, as a query may hold thousands of clauses.
-// Recursion is bounded by the tree's depth.
-Hashes drop_implied(std::unique_ptr<QueryNode>& node) {
-  std::vector<Hashes> below;
+// node without the groups a sibling implies (drop_implied_clauses()),
+// with its hashes. Each group looks its OR (AND) children's clauses up
+// among its own children by hash: linear in the tree, as a query may hold
+// thousands of clauses. Recursion is bounded by the tree's depth.
+Clause drop_implied(std::unique_ptr<QueryNode> node) {
+  std::vector<Clause> below;
   below.reserve(node->children.size());
-  for (auto& c : node->children) below.push_back(drop_implied(c));
-  auto& children = node->children;
+  for (auto& c : node->children) below.push_back(drop_implied(std::move(c)));
   const Kind other = node->kind == Kind::kAnd ? Kind::kOr : Kind::kAnd;
   const bool group = node->kind == Kind::kAnd || node->kind == Kind::kOr;
-  if (group && std::any_of(children.begin(), children.end(), [&](const auto& c) { return c->kind == other; })) {
-    std::unordered_multimap<size_t, size_t> by_hash;  // clause hash -> index in children
-    for (size_t j = 0; j < children.size(); ++j) by_hash.emplace(below[j].hash, j);
-    // Child i goes where one of its clauses is another child of node that
-    // stays (of two that imply each other, one stays).
-    std::vector<bool> dropped(children.size(), false);
-    for (size_t i = 0; i < children.size(); ++i) {
-      if (children[i]->kind != other) continue;
-      for (size_t g = 0; g < children[i]->children.size() && !dropped[i]; ++g) {
-        auto [first, last] = by_hash.equal_range(below[i].children[g]);
+  auto of_other_kind = [&](const Clause& c) { return c.node->kind == other; };
+  if (group && std::any_of(below.begin(), below.end(), of_other_kind)) {
+    std::unordered_multimap<size_t, size_t> by_hash;  // clause hash -> index in below
+    for (size_t j = 0; j < below.size(); ++j) by_hash.emplace(below[j].hash, j);
+    // Child i goes where one of its clauses is another child that stays
+    // (of two that imply each other, one stays).
+    std::vector<bool> dropped(below.size(), false);
+    for (size_t i = 0; i < below.size(); ++i) {
+      if (!of_other_kind(below[i])) continue;
+      const auto& clauses = below[i].node->children;
+      for (size_t g = 0; g < clauses.size() && !dropped[i]; ++g) {
+        auto [first, last] = by_hash.equal_range(below[i].child_hashes[g]);
         for (auto it = first; it != last && !dropped[i]; ++it) {
           const size_t j = it->second;
-          dropped[i] = j != i && !dropped[j] && same_clause(*children[i]->children[g], *children[j]);
+          dropped[i] = j != i && !dropped[j] && same_clause(*clauses[g], *below[j].node);
         }
       }
     }
     size_t kept = 0;
-    for (size_t i = 0; i < children.size(); ++i) {
-      if (dropped[i]) continue;
-      children[kept] = std::move(children[i]);
-      below[kept++] = std::move(below[i]);
+    for (size_t i = 0; i < below.size(); ++i) {
+      if (!dropped[i]) below[kept++] = std::move(below[i]);
     }
-    children.resize(kept);
     below.resize(kept);
-    if (kept == 1) {  // the group is its one clause (weights do not matter to matching)
-      node = std::move(children[0]);
-      return std::move(below[0]);
-    }
+    // A group of one clause is that clause (weights do not matter to matching).
+    if (kept == 1) return std::move(below[0]);
   }
-  Hashes out;
-  for (const Hashes& h : below) out.children.push_back(h.hash);
-  out.hash = clause_hash(*node, out.children);
+  Clause out;
+  out.node = std::move(node);
+  out.node->children.clear();
+  for (Clause& c : below) {
+    out.child_hashes.push_back(c.hash);
+    out.node->children.push_back(std::move(c.node));
+  }
+  out.hash = clause_hash(*out.node, out.child_hashes);
   return out;
 }
 
@@ -279,7 +274,7 @@ std::unique_ptr<QueryNode> simplify_query(const QueryNode& node) { return simpli
 std::unique_ptr<QueryNode> drop_implied_clauses(std::unique_ptr<QueryNode> node) {
   // Most queries have no group of one kind under the other: they are left
   // as they are without hashing a clause.
-  if (node && nests_and_or(*node)) drop_implied(node);
+  if (node && nests_and_or(*node)) return drop_implied(std::move(node)).node;
   return node;
 }
 
