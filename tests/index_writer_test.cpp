@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "analyzer/analyzer.h"
@@ -78,8 +79,10 @@ Dump dump_index(const IndexReader& index) {
   return out;
 }
 
-// The postings the contract implies, computed straight from the analyzer.
-Dump expected_postings(const std::vector<Document>& docs) {
+// The postings the contract implies, computed straight from the analyzer;
+// with pair words, also a kAny list per pair of them found adjacent in a
+// field, its freq the pair's occurrences (index/format/word_pairs.h).
+Dump expected_postings(const std::vector<Document>& docs, const std::set<std::string>& pair_words = {}) {
   Analyzer analyzer;
   std::map<std::string, std::map<DocId, std::vector<uint32_t>>> fields[3];
   for (DocId d = 0; d < docs.size(); ++d) {
@@ -89,6 +92,12 @@ Dump expected_postings(const std::vector<Document>& docs) {
     for (uint32_t p = 0; p < abstract.size(); ++p) fields[2][abstract[p]][d].push_back(p);
     for (const auto& t : title) fields[0][t][d].push_back(0);
     for (const auto& t : abstract) fields[0][t][d].push_back(0);
+    for (const auto* tokens : {&title, &abstract}) {
+      for (size_t p = 0; p + 1 < tokens->size(); ++p) {
+        const std::string &a = (*tokens)[p], &b = (*tokens)[p + 1];
+        if (pair_words.contains(a) && pair_words.contains(b)) fields[0][a + " " + b][d].push_back(0);
+      }
+    }
   }
   Dump out;
   for (int f = 0; f < 3; ++f) {
@@ -212,6 +221,46 @@ TEST(IndexWriter, EveryThreadCountBuildsTheSameIndex) {
     EXPECT_EQ(index->stored(2999).abstract, docs[2999].abstract);
     EXPECT_NO_THROW(index->check());
   }
+}
+
+TEST(IndexWriter, WordPairsHoldTheAdjacentPairsOfPairWords) {
+  auto docs = generate_docs(1500, 4);
+  const std::vector<std::string> words = {"cat", "dog", "wild", "ha", "run"};  // "runs", "running" -> "run"
+  const Dump expected = expected_postings(docs, {words.begin(), words.end()});
+  size_t pair_keys = 0;
+  for (const auto& [key, rows] : expected) pair_keys += key.find(' ') != std::string::npos;
+  ASSERT_GT(pair_keys, 15u);  // "ha ha" too
+  test::TempDir single, many, merged, threads;
+  build(single.str(), docs, {.pair_words = words, .threads = 1});
+  build(many.str(), docs, {.merge = false, .pair_words = words, .max_segment_docs = 97});
+  build(merged.str(), docs, {.pair_words = words, .max_segment_docs = 97});
+  build(threads.str(), docs, {.pair_words = words, .threads = 3, .max_segment_docs = 97});
+  for (const auto* dir : {&single, &many, &merged, &threads}) {
+    auto index = IndexReader::open(dir->str());
+    EXPECT_EQ(index->pair_word_list(), words);
+    EXPECT_EQ(dump_index(*index), expected) << dir->str();
+    EXPECT_NO_THROW(index->check());
+  }
+  expect_same_index(threads.str(), single.str());
+}
+
+TEST(IndexWriter, AnIndexKeepsThePairWordsItWasBuiltWith) {
+  auto docs = generate_docs(300, 5);
+  test::TempDir dir;
+  build(dir.str(), {docs.begin(), docs.begin() + 150}, {.pair_words = std::vector<std::string>{"cat", "dog"}});
+  // Appending pairs the index's words, whatever the writer is given.
+  build(dir.str(), {docs.begin() + 150, docs.end()}, {.pair_words = std::vector<std::string>{"wild"}});
+  auto index = IndexReader::open(dir.str());
+  EXPECT_EQ(index->pair_word_list(), (std::vector<std::string>{"cat", "dog"}));
+  EXPECT_EQ(dump_index(*index), expected_postings(docs, {"cat", "dog"}));
+  // Replacing takes the new words; by default, the commonest English words.
+  build(dir.str(), docs, {.mode = IndexWriterOptions::Mode::kReplace});
+  EXPECT_EQ(IndexReader::open(dir.str())->pair_word_list(), default_pair_words());
+  build(dir.str(), docs, {.pair_words = std::vector<std::string>{}, .mode = IndexWriterOptions::Mode::kReplace});
+  EXPECT_TRUE(IndexReader::open(dir.str())->pair_word_list().empty());
+  EXPECT_THROW(IndexWriter(dir.str(), {.pair_words = std::vector<std::string>{"wild cat"},
+                                       .mode = IndexWriterOptions::Mode::kReplace}),
+               ArgumentError);
 }
 
 // The bytes of every file of segment name in dir, by extension.

@@ -23,6 +23,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <optional>
+#include <vector>
 
 #include "fts/document.h"
 #include "fts/errors.h"
@@ -39,6 +41,11 @@ struct IndexWriterOptions {
   // For a new or replaced index; a writer appending to an index analyzes
   // with that index's stopwords.
   Stopwords stopwords = Stopwords::defaults();
+  // Words (as the analyzer gives them: stemmed, lowercase) whose adjacent
+  // pairs are indexed too, so that phrases of them read one short list.
+  // Unset: the commonest English words (index/FORMAT.md); empty: none. For
+  // a new or replaced index; appending keeps the index's own.
+  std::optional<std::vector<std::string>> pair_words = std::nullopt;
   // Threads that build: 1, the thread calling add() does it all; 2, it
   // analyzes while another inverts; more, as many workers analyze and
   // invert chunks into segments of their own, which the commit merges. Any

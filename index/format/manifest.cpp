@@ -4,12 +4,15 @@
 
 #include "util/bytes.h"
 #include "index/format/file_format.h"
+#include "index/format/word_pairs.h"
 
 namespace fts {
 
 namespace {
 // Marks the doc-id section after the segment list ("IDS1").
 constexpr uint32_t kManifestIdsTag = 0x31534449;
+// Marks the pair words after the doc-id section ("PRS1").
+constexpr uint32_t kManifestPairsTag = 0x31535250;
 }  // namespace
 
 std::string manifest_path(const std::string& dir) { return dir + "/" + kManifestName; }
@@ -85,7 +88,17 @@ Manifest read_manifest(const std::string& dir) {
       end = uint64_t(seg.base) + seg.doc_count;
       if (!seg.has_id_map && end > m.next_doc_id) fail("segment ids beyond the next doc id");
     }
-    if (r.remaining() != 0) fail("trailing bytes after the segment ids");
+    if (r.remaining() != 0) {
+      if (!r.get_u32(tag) || tag != kManifestPairsTag || !r.get_varint(count)) fail("unknown data after the segment ids");
+      for (uint64_t i = 0; i < count; ++i) {
+        uint64_t len = 0;
+        std::string_view word;
+        if (!r.get_varint(len) || !r.get_bytes(len, word)) fail("pair word truncated");
+        if (word.empty() || is_pair_term(word)) fail("bad pair word");
+        m.pair_words.emplace_back(word);
+      }
+      if (r.remaining() != 0) fail("trailing bytes after the pair words");
+    }
   }
   return m;
 }
@@ -112,6 +125,14 @@ void write_manifest(const std::string& dir, const Manifest& m) {
                                        (s.has_dupes ? 8 : 0)));
     put_varint(buf, s.live_generation);
     put_u32(buf, s.deleted);
+  }
+  if (!m.pair_words.empty()) {
+    put_u32(buf, kManifestPairsTag);
+    put_varint(buf, m.pair_words.size());
+    for (const auto& w : m.pair_words) {
+      put_varint(buf, w.size());
+      buf += w;
+    }
   }
   FileWriter out(manifest_path(dir), FileKind::kManifest);
   out.write(buf.data(), buf.size());

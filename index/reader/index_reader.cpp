@@ -129,7 +129,9 @@ IndexReader::IndexReader(std::string dir, const Manifest& m, std::vector<Segment
       generation_(m.generation),
       next_doc_id_(m.next_doc_id),
       segments_(std::move(segments)),
-      stopwords_(m.stopwords) {
+      stopwords_(m.stopwords),
+      pair_word_list_(m.pair_words),
+      pair_words_(pair_word_list_) {
   for (const auto& s : segments_) {
     doc_count_ += s.reader->doc_count();
     live_count_ += s.live_count();
@@ -144,6 +146,14 @@ IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const Inde
       next_doc_id_(0),
       shards_(std::move(shards)),
       stopwords_(shards_.empty() ? Stopwords::none() : shards_[0]->stopwords()) {
+  if (!shards_.empty()) {
+    for (const auto& word : shards_[0]->pair_word_list()) {
+      if (std::all_of(shards_.begin(), shards_.end(), [&](const auto& shard) { return shard->pair_words().contains(word); })) {
+        pair_word_list_.push_back(word);
+      }
+    }
+    pair_words_ = PairWords(pair_word_list_);
+  }
   uint64_t end = 0;
   for (size_t i = 0; i < shards_.size(); ++i) {
     const IndexReader& shard = *shards_[i];

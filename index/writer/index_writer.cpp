@@ -26,6 +26,7 @@
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
 #include "index/format/shard_manifest.h"
+#include "index/format/word_pairs.h"
 #include "index/reader/index_reader.h"
 #include "index/writer/cluster_assigner.h"
 #include "index/writer/segment_writer.h"
@@ -174,6 +175,7 @@ struct FTS_LOCAL IndexWriter::Impl {
   // empty index that keeps counting generations).
   Manifest base;
   Stopwords stopwords;  // the index's, which every worker analyzes with
+  PairWords pair_words;  // the index's
   DocId next_id = 0;
   uint64_t docs_added = 0, added_since_commit = 0;
 
@@ -212,6 +214,7 @@ struct FTS_LOCAL IndexWriter::Impl {
         lock(dir),
         base(starting_manifest()),
         stopwords(base.stopwords),
+        pair_words(base.pair_words),
         next_id(base.next_doc_id) {
     start_workers();
   }
@@ -235,6 +238,12 @@ struct FTS_LOCAL IndexWriter::Impl {
     Manifest m;
     m.generation = previous_manifest(dir).generation;
     m.stopwords = options.stopwords.words();
+    m.pair_words = options.pair_words ? *options.pair_words : default_pair_words();
+    for (const auto& w : m.pair_words) {
+      if (w.empty() || is_pair_term(w)) {
+        throw ArgumentError("IndexWriterOptions::pair_words", "\"" + w + "\" is not one analyzed token");
+      }
+    }
     return m;
   }
 
@@ -295,7 +304,7 @@ struct FTS_LOCAL IndexWriter::Impl {
       ad.url = std::move(doc.url);
       ad.abstract = std::move(doc.abstract);
       if (!w.segment) {
-        w.segment = std::make_unique<SegmentWriter>(dir, segment_name(), options.near_dupes);
+        w.segment = std::make_unique<SegmentWriter>(dir, segment_name(), options.near_dupes, &pair_words);
         w.segment_base = chunk.base + static_cast<DocId>(i);
       }
       w.segment->add(ad);
@@ -617,6 +626,7 @@ struct FTS_LOCAL IndexWriter::Impl {
     Manifest next;
     next.generation = base.generation + 1;
     next.stopwords = base.stopwords;
+    next.pair_words = base.pair_words;
     next.next_doc_id = next_id;
     BuildStats stats;
     stats.added = added_since_commit;
@@ -677,7 +687,9 @@ struct FTS_LOCAL IndexWriter::Impl {
       stats.docs += w.segment.live_count();
       // Distinct terms: every term has exactly one kAny key.
       const std::string any_prefix(1, static_cast<char>(Field::kAny));
-      w.segment.reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo&) { ++stats.terms; });
+      w.segment.reader->terms().for_each_prefix(any_prefix, [&](std::string_view key, const TermInfo&) {
+        stats.terms += !is_pair_term(key);
+      });
       for (const char* ext : kSegmentExtensions) {
         stats.index_bytes += std::filesystem::file_size(segment_file(dir, w.info.name, ext));
       }

@@ -16,7 +16,8 @@ constexpr size_t kArenaChunk = 1 << 20;
 size_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
 }  // namespace
 
-Inverter::Inverter() : table_(1 << 16, kEmpty) {}
+Inverter::Inverter(const PairWords* pair_words)
+    : table_(1 << 16, kEmpty), pair_words_(pair_words && !pair_words->empty() ? pair_words : nullptr) {}
 
 uint32_t Inverter::intern(std::string_view text) {
   size_t mask = table_.size() - 1;
@@ -37,6 +38,7 @@ uint32_t Inverter::intern(std::string_view text) {
   arena_used_ += text.size();
   auto id = static_cast<uint32_t>(terms_.size());
   terms_.push_back(Term{std::string_view(dst, text.size()), {}});
+  if (pair_words_) is_pair_word_.push_back(pair_words_->contains(text));
   table_[slot] = id;
   if (terms_.size() * 2 > table_.size()) {
     std::vector<uint32_t> bigger(table_.size() * 2, kEmpty);
@@ -61,11 +63,30 @@ uint32_t Inverter::id_of(const AnalyzedTerm& term) {
   return id;
 }
 
+uint32_t Inverter::pair_id(uint32_t first, uint32_t second) {
+  auto [it, added] = pair_ids_.try_emplace(uint64_t(first) << 32 | second, 0);
+  if (added) {
+    pair_text_ = pair_term(terms_[first].text, terms_[second].text);
+    it->second = intern(pair_text_);
+    terms_[it->second].pair = true;
+  }
+  return it->second;
+}
+
 void Inverter::add_field(int field, const std::vector<AnalyzedTerm>& terms) {
   // (term id, position) pairs sorted group each term's positions together.
   scratch_.clear();
+  uint32_t previous = kEmpty;  // the term before, when a pair word
   for (uint32_t pos = 0; pos < terms.size(); ++pos) {
-    scratch_.push_back(uint64_t(id_of(terms[pos])) << 32 | pos);
+    const uint32_t id = id_of(terms[pos]);
+    scratch_.push_back(uint64_t(id) << 32 | pos);
+    if (!pair_words_) continue;
+    if (!is_pair_word_[id]) {
+      previous = kEmpty;
+      continue;
+    }
+    if (previous != kEmpty) scratch_.push_back(uint64_t(pair_id(previous, id)) << 32 | (pos - 1));
+    previous = id;
   }
   std::sort(scratch_.begin(), scratch_.end());
   const uint32_t doc = doc_count_;
@@ -108,6 +129,7 @@ size_t Inverter::memory_bytes() const {
   // Not id_of_number_: the analyzer's numbering bounds it (4 MB), not the
   // segment, and counted here it would fill a small budget at once.
   return postings_bytes_ + arena_.size() * kArenaChunk + terms_.capacity() * sizeof(Term) +
+         pair_ids_.size() * 32 +
          (table_.size() + lengths_.capacity()) * sizeof(uint32_t);
 }
 

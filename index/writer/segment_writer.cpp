@@ -20,6 +20,7 @@
 #include "index/format/postings.h"
 #include "index/format/segment_files.h"
 #include "index/format/term_dict.h"
+#include "index/format/word_pairs.h"
 
 namespace fts {
 
@@ -195,6 +196,17 @@ struct PostingsFiles {
   BloomFilterWriter bloom;
 };
 
+// Appends an input's kAny list of a term to out, its docs renumbered and
+// the deleted ones left out.
+void append_any_list(const SegmentReader& input, const TermInfo& info, const DocRemap& remap, DecodedPostings& out) {
+  PostingsCursor c = input.cursor(Field::kAny, info);
+  for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
+    if (remap(d) == kNoMoreDocs) continue;
+    out.docs.push_back(remap(d));
+    out.freqs.push_back(c.freq());
+  }
+}
+
 // Merges the lists of the inputs' terms from first up to last (empty: to
 // the end) through the two writers, and lists the keys it wrote in out.
 // As in SegmentWriter::finish, a term's title and abstract lists are
@@ -240,6 +252,23 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
       if (in_range(its[s]) && its[s].key() == key) holders.push_back(s);
     }
     const std::string_view term = std::string_view(key).substr(1);
+    auto add_any_key = [&](const TermInfo& info) {
+      if (out.dictionary) {
+        out.dictionary->add_key(key, info);
+      } else {
+        out.keys[0].push(term, info);
+      }
+    };
+    if (is_pair_term(term)) {  // a kAny list alone
+      any.clear();
+      for (const size_t s : holders) {
+        append_any_list(*inputs[s].reader, its[s].info(), remap[s], any);
+        its[s].next();
+      }
+      read_since_release += any.docs.size();
+      if (!any.docs.empty()) add_any_key(any_writer.write(any.docs, any.freqs, {}, &lengths, Field::kAny));
+      continue;
+    }
     TermInfo field_info[2];
     bool has[2] = {false, false};
     for (int f = 0; f < 2; ++f) {
@@ -273,14 +302,7 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
     const bool both = has[0] && has[1];
     any.clear();
     for (const size_t s : holders) {
-      if (both) {
-        PostingsCursor c = inputs[s].reader->cursor(Field::kAny, its[s].info());
-        for (DocId d = c.next(); d != kNoMoreDocs; d = c.next()) {
-          if (remap[s](d) == kNoMoreDocs) continue;
-          any.docs.push_back(remap[s](d));
-          any.freqs.push_back(c.freq());
-        }
-      }
+      if (both) append_any_list(*inputs[s].reader, its[s].info(), remap[s], any);
       its[s].next();
     }
     if (!has[0] && !has[1]) continue;  // every doc with the term was deleted: the term goes too
@@ -291,11 +313,7 @@ void merge_terms(const std::vector<IndexReader::Segment>& inputs, const std::vec
       info = field_info[has[0] ? 0 : 1];
       info.positions_offset = 0;  // unused under kAny; 0 keeps its dictionary delta to one byte
     }
-    if (out.dictionary) {
-      out.dictionary->add_key(key, info);
-    } else {
-      out.keys[0].push(term, info);
-    }
+    add_any_key(info);
   }
 }
 
@@ -329,8 +347,8 @@ void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) 
   out.finish();
 }
 
-SegmentWriter::SegmentWriter(std::string dir, std::string name, bool fingerprints)
-    : dir_(std::move(dir)), name_(std::move(name)), fingerprinted_(fingerprints) {
+SegmentWriter::SegmentWriter(std::string dir, std::string name, bool fingerprints, const PairWords* pair_words)
+    : dir_(std::move(dir)), name_(std::move(name)), inverter_(pair_words), fingerprinted_(fingerprints) {
   docs_file_ = std::make_unique<FileWriter>(segment_file(dir_, name_, "docs"), FileKind::kDocStore);
   docs_ = std::make_unique<DocStoreWriter>(*docs_file_);
 }
@@ -364,6 +382,12 @@ SegmentInfo SegmentWriter::finish() {
   for (size_t i = 0; i < ids.size(); ++i) {
     const Inverter::Term& t = inverter_.term(ids[i]);
     DecodedPostings* decoded[2] = {&title, &abstract};
+    if (t.pair) {  // a kAny key alone: its positions only serve to count it per field
+      for (int f = 0; f < 2; ++f) decode(t.fields[f], *decoded[f]);
+      merge_any(title, abstract, any);
+      infos[0][i] = files.any_writer.write(any.docs, any.freqs, {}, &lengths, Field::kAny);
+      continue;
+    }
     for (int f = 0; f < 2; ++f) {
       if (t.fields[f].doc_freq == 0) continue;
       decode(t.fields[f], *decoded[f]);
@@ -384,7 +408,7 @@ SegmentInfo SegmentWriter::finish() {
     const int slot = field == Field::kAny ? 0 : field == Field::kTitle ? 1 : 2;
     for (size_t i = 0; i < ids.size(); ++i) {
       const Inverter::Term& t = inverter_.term(ids[i]);
-      if (slot > 0 && t.fields[slot - 1].doc_freq == 0) continue;
+      if (slot > 0 && (t.pair || t.fields[slot - 1].doc_freq == 0)) continue;
       key = term_key(field, t.text);
       files.add_key(key, infos[slot][i]);
     }

@@ -1,5 +1,6 @@
 // The manifest names the live segments of an index, their doc ids and live
-// docs, the next doc id to give and the analyzer's stopwords. Replacing it
+// docs, the next doc id to give, the analyzer's stopwords and the words
+// whose pairs are indexed. Replacing it
 // (write MANIFEST.tmp, fsync, rename) is the one atomic step of a commit.
 #pragma once
 
@@ -40,6 +41,9 @@ struct SegmentInfo {
 struct Manifest {
   uint64_t generation = 0;
   std::vector<std::string> stopwords;
+  // The words whose adjacent pairs every segment indexes (word_pairs.h);
+  // empty: none (and for an index written before pairs).
+  std::vector<std::string> pair_words;
   std::vector<SegmentInfo> segments;
   // Ids are never reused: the next doc gets this id (one past the highest
   // ever given, deleted or not).

@@ -8,9 +8,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "index/format/fields.h"
+#include "index/format/word_pairs.h"
 
 namespace fts {
 
@@ -35,7 +37,10 @@ struct AnalyzedDoc {
 
 class Inverter {
  public:
-  Inverter();
+  // pair_words (null: none; must outlive the inverter): adjacent
+  // occurrences of two of them, in one field, are inverted as one more
+  // term, the pair (word_pairs.h), at the first word's position.
+  explicit Inverter(const PairWords* pair_words = nullptr);
   // Doc ids are consecutive from 0 in the order of add().
   void add(const AnalyzedDoc& doc);
   uint32_t doc_count() const { return doc_count_; }
@@ -51,6 +56,7 @@ class Inverter {
   struct Term {
     std::string_view text;
     Postings fields[2];  // title, abstract
+    bool pair = false;   // a word pair's term
   };
   // Term ids sorted by term text (bytewise).
   std::vector<uint32_t> sorted_term_ids() const;
@@ -65,6 +71,8 @@ class Inverter {
   // been seen, without hashing its text again.
   uint32_t id_of(const AnalyzedTerm& term);
   void add_field(int field, const std::vector<AnalyzedTerm>& terms);
+  // The term of the pair of two terms that are pair words.
+  uint32_t pair_id(uint32_t first, uint32_t second);
 
   std::vector<std::unique_ptr<char[]>> arena_;  // term text storage
   size_t arena_used_ = 0, arena_cap_ = 0;
@@ -77,6 +85,10 @@ class Inverter {
   size_t postings_bytes_ = 0;
   std::vector<uint32_t> lengths_;
   uint32_t doc_count_ = 0;
+  const PairWords* pair_words_;
+  std::vector<bool> is_pair_word_;  // by term id
+  std::unordered_map<uint64_t, uint32_t> pair_ids_;  // (first id, second id) -> term id
+  std::string pair_text_;
   // Scratch for one field of one doc: (term id, position) pairs.
   std::vector<uint64_t> scratch_;
 };

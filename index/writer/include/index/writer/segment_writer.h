@@ -11,6 +11,7 @@
 #include "index/format/doc_store.h"
 #include "index/format/manifest.h"
 #include "index/format/url_table.h"
+#include "index/format/word_pairs.h"
 #include "index/writer/inverter.h"
 #include "index/reader/index_reader.h"
 
@@ -19,7 +20,8 @@ namespace fts {
 class SegmentWriter {
  public:
   // With fingerprints, also NAME.sim: each added doc's AnalyzedDoc::fingerprint.
-  SegmentWriter(std::string dir, std::string name, bool fingerprints = false);
+  // pair_words (null: none) must outlive the writer.
+  SegmentWriter(std::string dir, std::string name, bool fingerprints = false, const PairWords* pair_words = nullptr);
   ~SegmentWriter();
   void add(const AnalyzedDoc& doc);
   uint32_t doc_count() const { return inverter_.doc_count(); }

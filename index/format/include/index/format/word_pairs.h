@@ -1,0 +1,53 @@
+// Word pairs: adjacent occurrences of two common words, indexed as one
+// kAny key each so that a phrase of common words reads one short list
+// instead of confirming positions at every doc that holds both words
+// (`"one who is"` has hundreds of thousands of such docs in the 6M-doc
+// dump, and matches a few thousand). Which words pair is fixed per index
+// (the manifest lists them); every segment of the index holds the pairs of
+// those words, so a pair missing from a segment's dictionary occurs
+// nowhere in it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace fts {
+
+// Between the two words of a pair's key: tokens never hold a space.
+inline constexpr char kPairSeparator = ' ';
+
+inline std::string pair_term(std::string_view first, std::string_view second) {
+  std::string out;
+  out.reserve(first.size() + 1 + second.size());
+  out.append(first).push_back(kPairSeparator);
+  out.append(second);
+  return out;
+}
+
+inline bool is_pair_term(std::string_view term) { return term.find(kPairSeparator) != std::string_view::npos; }
+
+// The words a new index pairs unless told otherwise: the commonest words of
+// written English (the first hundred of a general frequency ranking) that
+// the default stopwords keep, as the analyzer stems them.
+const std::vector<std::string>& default_pair_words();
+
+// A set of pair words, looked up by the analyzed token.
+class PairWords {
+ public:
+  PairWords() = default;
+  explicit PairWords(const std::vector<std::string>& words) : words_(words.begin(), words.end()) {}
+  bool empty() const { return words_.empty(); }
+  bool contains(std::string_view word) const { return words_.contains(word); }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> words_;
+};
+
+}  // namespace fts
