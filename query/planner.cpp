@@ -184,7 +184,29 @@ class SegmentPlanner {
                                         query_.text(node));
   }
 
+  // A phrase of two pair words is their pair's list, scored as the phrase
+  // (its freq is the phrase's: the pair's occurrences in title and
+  // abstract). A longer one with such pairs is confirmed on positions only
+  // at the docs that hold them all.
   CursorPtr phrase(const QueryNode& node, bool scoring, bool two_phase) {
+    const std::vector<std::string>* keys = query_.pair_keys(node);
+    if (!keys) return phrase_on_positions(node, scoring, two_phase);
+    std::vector<CursorPtr> parts;
+    for (const std::string& key : *keys) {
+      auto info = segment_.lookup(Field::kAny, key);
+      if (!info) return std::make_unique<EmptyCursor>();
+      const bool whole = node.terms.size() == 2;
+      parts.push_back(std::make_unique<TermCursor>(segment_, Field::kAny, *info,
+                                                   whole && scoring ? query_.weight(node) : nullptr,
+                                                   whole ? std::string_view(query_.text(node)) : key));
+      if (whole) return std::move(parts[0]);
+    }
+    parts.push_back(phrase_on_positions(node, scoring, true));
+    if (parts.back()->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
+    return std::make_unique<AndCursor>(std::move(parts), segment_.doc_count(), two_phase);
+  }
+
+  CursorPtr phrase_on_positions(const QueryNode& node, bool scoring, bool two_phase) {
     // Unique tokens in first-occurrence order; slots map offsets to them.
     std::vector<std::string_view> unique;
     std::vector<size_t> first;  // per unique token: its first offset
@@ -366,6 +388,7 @@ PreparedQuery::PreparedQuery(const QueryNode& query, const IndexReader& index, b
                              const CollectionStats* stats)
     : root_(simplify_query(query)) {
   if (!scoring) root_ = drop_implied_clauses(std::move(root_));
+  if (root_ && !index.pair_words().empty()) find_pairs(*root_, index.pair_words());
   if (!root_ || !scoring) return;
   segments_ = index.segments();
   prepare(*root_, index, stats, 1.0);
@@ -380,6 +403,24 @@ std::optional<TermInfo> PreparedQuery::lookup(const QueryNode& leaf, size_t term
     }
   }
   return segment.lookup(leaf.field, leaf.terms[term]);
+}
+
+void PreparedQuery::find_pairs(const QueryNode& node, const PairWords& words) {
+  if (node.kind == Kind::kPhrase && node.field == Field::kAny) {
+    std::vector<std::string> keys;
+    for (size_t i = 0; i + 1 < node.terms.size(); ++i) {
+      if (!words.contains(node.terms[i]) || !words.contains(node.terms[i + 1])) continue;
+      std::string key = pair_term(node.terms[i], node.terms[i + 1]);
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+    }
+    if (!keys.empty()) pair_keys_.emplace(&node, std::move(keys));
+  }
+  for (const auto& c : node.children) find_pairs(*c, words);
+}
+
+const std::vector<std::string>* PreparedQuery::pair_keys(const QueryNode& phrase) const {
+  const auto it = pair_keys_.find(&phrase);
+  return it == pair_keys_.end() ? nullptr : &it->second;
 }
 
 const std::string& PreparedQuery::text(const QueryNode& node) const {

@@ -126,6 +126,7 @@ TEST_P(LivingIndexModelTest, RandomOperationsAgreeWithTheModel) {
   options.max_segment_docs = 5 + rng() % 40;
   options.segments_per_merge = 3;  // merges happen often at this size
   options.merge = rng() % 4 != 0;
+  if (rng() % 3 != 0) options.pair_words = test::pair_words();  // else the default words, none in this corpus
   auto writer = std::make_unique<IndexWriter>(dir.str(), options);
   Model model, committed;
   // Query deletes wait for the commit: (query, ids given before the call).

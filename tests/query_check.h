@@ -23,6 +23,12 @@ inline const std::vector<std::string> kWords = {
     "ha",   "run",   "index", "query", "data",   "tree",   "leaf",  "root",  "node",  "edge",   "graph", "path",
     "the",  "of",    "and",   "to",    "zürich", "1984",   "moon",  "star",  "sun",   "rain",   "snow",  "wind"};
 
+// Pair words (index/format/word_pairs.h) for corpora of kWords: the
+// commonest of them as the analyzer gives them, and "ha", which repeats.
+inline std::vector<std::string> pair_words() {
+  return {"cat", "dog", "wild", "small", "search", "engin", "river", "bank", "ha"};
+}
+
 class Corpus {
  public:
   explicit Corpus(uint32_t seed) : rng_(seed) {}

@@ -46,6 +46,7 @@ void build_index(const std::string& dir, const std::vector<Document>& docs, Inde
 std::shared_ptr<const IndexReader> index_of(const std::string& dir, const std::vector<Document>& docs,
                                             uint32_t max_segment_docs) {
   IndexWriterOptions options;
+  options.pair_words = test::pair_words();
   if (max_segment_docs) {
     options.merge = false;
     options.max_segment_docs = max_segment_docs;
@@ -83,6 +84,7 @@ IndexWithDeletes index_with_deletes(const std::string& dir, const std::vector<Do
   IndexWriterOptions options;
   options.merge = false;
   options.max_segment_docs = segment_docs;
+  options.pair_words = test::pair_words();
   build_index(dir, docs, options);
   {
     IndexWriter writer(dir, options);
@@ -108,6 +110,7 @@ struct Config {
   size_t docs;
   uint32_t seed;
   uint32_t max_segment_docs;  // 0: one merged segment
+  bool pairs;                 // test::pair_words() paired, or no pairs
 };
 
 class QueryPropertyTest : public ::testing::TestWithParam<Config> {};
@@ -119,6 +122,7 @@ TEST_P(QueryPropertyTest, SearcherAgreesWithBruteForce) {
   test::TempDir dir;
   IndexWriterOptions options;
   options.ram_mb = 16;
+  options.pair_words = config.pairs ? test::pair_words() : std::vector<std::string>{};
   if (config.max_segment_docs) {
     options.merge = false;
     options.max_segment_docs = config.max_segment_docs;
@@ -169,8 +173,10 @@ TEST_P(QueryPropertyTest, SearcherAgreesWithBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpora, QueryPropertyTest,
-                         ::testing::Values(Config{300, 1, 0}, Config{1000, 2, 0}, Config{3000, 3, 0},
-                                           Config{1200, 4, 97}, Config{2500, 5, 300}));
+                         ::testing::Values(Config{300, 1, 0, true}, Config{1000, 2, 0, false},
+                                           Config{3000, 3, 0, true}, Config{1200, 4, 97, true},
+                                           Config{2500, 5, 300, false}, Config{2000, 6, 150, true}),
+                         [](const ::testing::TestParamInfo<Config>& info) { return "seed" + std::to_string(info.param.seed); });
 
 TEST(QueryPropertyTest, NullQueryMatchesNothing) {
   Corpus corpus(9);
@@ -592,6 +598,70 @@ TEST(QueryPropertyTest, PhraseInEitherFieldMatchesWhereverItOccurs) {
       ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text << " segments of " << max_segment_docs;
     }
   });
+}
+
+// Phrases of pair words read their pairs' lists (a phrase of two, alone;
+// longer ones confirmed on positions where all their pairs occur): the
+// same matches, counts and scores as positions give, on one segment, on
+// many, on many with deleted docs, and merged from those.
+TEST(QueryPropertyTest, PhrasesOfPairWordsMatchAsOnPositions) {
+  Corpus corpus(17);
+  const std::vector<Document> docs = corpus.documents(2500);
+  Analyzer analyzer;
+  const char* words[] = {"cat", "dog", "wild", "small", "search", "engine", "ha", "river", "tree", "moon"};
+  std::mt19937 rng(17);
+  auto phrase = [&] {
+    std::string text = "\"";
+    const size_t n = 2 + rng() % 3;
+    for (size_t i = 0; i < n; ++i) text += std::string(i ? " " : "") + words[rng() % (rng() % 4 ? 7 : 10)];
+    text += "\"";
+    const unsigned field = rng() % 6;
+    return (field == 0 ? "title:" : field == 1 ? "abstract:" : "") + text;
+  };
+  auto query_text = [&] {
+    const std::string p = phrase(), other = words[rng() % 10];
+    switch (rng() % 6) {
+      case 0: return p + " OR " + other;
+      case 1: return other + " " + p;
+      case 2: return p + " -" + other;
+      case 3: return p + " OR " + phrase();
+      case 4: return "NOT " + p;
+      default: return p;
+    }
+  };
+  auto check_all = [&](const Searcher& searcher, const BruteForce& brute, const char* what) {
+    // A phrase of two pair words is planned as the list of its pair.
+    const std::string plan = searcher.explain(parse_query("\"cat dog\"", analyzer).get());
+    EXPECT_NE(plan.find("term \"cat dog\""), std::string::npos) << what << "\n" << plan;
+    EXPECT_EQ(plan.find("phrase"), std::string::npos) << what << "\n" << plan;
+    for (int i = 0; i < 200; ++i) {
+      const std::string text = query_text();
+      auto query = parse_query(text, analyzer);
+      ASSERT_TRUE(query) << text;
+      ASSERT_TRUE(check_query(searcher, brute, query.get(), rng)) << text << " (" << what << ")";
+    }
+  };
+  const BruteForce brute = BruteForce::analyze(docs, analyzer);
+  over_one_and_many_segments(docs, 200, [&](const IndexReader&, const Searcher& searcher, uint32_t max_segment_docs) {
+    check_all(searcher, brute, max_segment_docs ? "many segments" : "one segment");
+  });
+  if (HasFatalFailure()) return;
+  test::TempDir dir;
+  IndexWithDeletes deleted = index_with_deletes(dir.str(), docs, 200, [](DocId id) { return id % 7 == 3; });  // as below
+  check_all(Searcher(deleted.index, SearcherOptions{0, 0}), deleted.brute, "many segments, deleted docs");
+  if (HasFatalFailure()) return;
+  {
+    IndexWriter writer(dir.str());
+    writer.force_merge(1);
+    writer.commit();
+  }
+  auto merged = IndexReader::open(dir.str());
+  ASSERT_EQ(merged->segments().size(), 1u);
+  // Purged by the merge, the deleted docs are out of the statistics too.
+  std::vector<test::BruteDoc> purged;
+  for (const auto& d : docs) purged.push_back({analyzer.analyze(d.title), analyzer.analyze(d.abstract)});
+  for (DocId id = 3; id < purged.size(); id += 7) purged[id].live = purged[id].counted = false;
+  check_all(Searcher(merged, SearcherOptions{0, 0}), BruteForce(std::move(purged)), "merged, deleted docs purged");
 }
 
 // Every query of the shared sets over the jargon file, against brute force.

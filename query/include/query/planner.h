@@ -53,8 +53,14 @@ class PreparedQuery {
   // and not twice (on an index of 20 segments, dictionary lookups were a
   // third of a cheap query); asked of the segment when not kept.
   std::optional<TermInfo> lookup(const QueryNode& leaf, size_t term, const SegmentReader& segment) const;
+  // The keys of the word pairs (index/format/word_pairs.h) of an
+  // unqualified phrase's adjacent tokens that the index pairs, once each;
+  // null when it has none.
+  const std::vector<std::string>* pair_keys(const QueryNode& phrase) const;
 
  private:
+  void find_pairs(const QueryNode& node, const PairWords& words);
+
   void prepare(const QueryNode& node, const IndexReader& index, const CollectionStats* stats, double multiplier);
 
   struct Leaf {
@@ -67,6 +73,7 @@ class PreparedQuery {
   std::unique_ptr<QueryNode> root_;
   std::span<const IndexReader::Segment> segments_;  // the index's, whose entries leaves hold
   std::unordered_map<const QueryNode*, Leaf> leaves_;
+  std::unordered_map<const QueryNode*, std::vector<std::string>> pair_keys_;
   // Node-based: references stay valid as it grows (cursors keep views).
   mutable std::mutex text_mutex_;
   mutable std::unordered_map<const QueryNode*, std::string> text_;
