@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,7 +89,8 @@ void bind_writer(py::module_& m) {
                      "(dropping what was not committed) either way.")
       .def(py::init([](const std::filesystem::path& dir, unsigned ram_mb, bool merge, py::handle stopwords,
                        unsigned threads, uint32_t max_segment_docs, const std::string& mode,
-                       size_t segments_per_merge, unsigned max_deleted_percent) {
+                       size_t segments_per_merge, unsigned max_deleted_percent,
+                       std::optional<std::vector<std::string>> pair_words) {
              fts::IndexWriterOptions o;
              o.ram_mb = ram_mb;
              o.merge = merge;
@@ -98,15 +100,18 @@ void bind_writer(py::module_& m) {
              o.mode = mode_of(mode);
              o.segments_per_merge = segments_per_merge;
              o.max_deleted_percent = max_deleted_percent;
+             o.pair_words = std::move(pair_words);
              return std::make_unique<Writer>(dir.string(), std::move(o));
            }),
            py::arg("dir"), py::kw_only(), py::arg("ram_mb") = defaults.ram_mb, py::arg("merge") = defaults.merge,
            py::arg("stopwords") = py::none(), py::arg("threads") = defaults.threads,
            py::arg("max_segment_docs") = defaults.max_segment_docs, py::arg("mode") = "append",
            py::arg("segments_per_merge") = defaults.segments_per_merge,
-           py::arg("max_deleted_percent") = defaults.max_deleted_percent,
+           py::arg("max_deleted_percent") = defaults.max_deleted_percent, py::arg("pair_words") = py::none(),
            "mode: 'append' to an existing index or 'replace' it at the first commit. stopwords (new or replaced "
-           "index): None (the default list), 'default', 'none', a file path, or a list of words.")
+           "index): None (the default list), 'default', 'none', a file path, or a list of words. pair_words (new "
+           "or replaced index): None (common English words) or a list of analyzed words whose adjacent pairs are "
+           "indexed too, so phrases of them read short lists; [] for none.")
       .def("add",
            [](Writer& w, py::handle doc, const py::kwargs& fields) {
              fts::Document d = to_document(doc, fields);

@@ -463,6 +463,25 @@ TEST_F(CliTest, StopwordsFileReplacesTheList) {
   EXPECT_GT(search_count(tmp.str("idx"), "\"blue over\""), 0);
 }
 
+TEST_F(CliTest, PairWordsFileNamesTheWordsWhosePairsAreIndexed) {
+  TempDir tmp;
+  // As the analyzer gives them: "Blue" pairs as "blue"; a stopword has no token.
+  test::write_file(tmp.str("pairs.txt"), "# colours\nBlue\nmoon\nthe\n");
+  CommandResult r = fts_index({"build", "--index", tmp.str("idx"), "--pair-words", tmp.str("pairs.txt"), dump()});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  r = fts_index({"info", tmp.str("idx")});
+  EXPECT_NE(r.out.find("pair words:       blue moon\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("word pairs:       "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("word pairs:       0 "), std::string::npos) << r.out;
+  EXPECT_GT(search_count(tmp.str("idx"), "\"blue moon\""), 0);
+  EXPECT_EQ(search_count(tmp.str("idx"), "\"blue moon\""),
+            static_cast<long long>(brute_force(docs_, phrase({"blue", "moon"}), {}).size()));
+  test::write_file(tmp.str("bad.txt"), "wi-fi\n");
+  r = fts_index({"build", "--index", tmp.str("bad"), "--pair-words", tmp.str("bad.txt"), dump()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"wi-fi\" is more than one word"), std::string::npos) << r.err;
+}
+
 TEST_F(CliTest, MalformedDocIsSkippedWithItsByteOffsetUnlessStrict) {
   TempDir tmp;
   std::string good = dump_xml(docs_, 0, 3);

@@ -1,5 +1,6 @@
 // fts-index: build, change, inspect, verify an index; print analyzed tokens.
-//   fts-index build --index DIR [--ram-mb N] [--no-merge] [--stopwords FILE|none] [--strict] DUMP...
+//   fts-index build --index DIR [--ram-mb N] [--no-merge] [--stopwords FILE|none] [--pair-words FILE|none]
+//                   [--strict] DUMP...
 //   mpirun -np R fts-index build --index DIR --distributed [options] DUMP...   (R shards)
 //   fts-index add|update --index DIR [--ram-mb N] [--no-merge] [--strict] DUMP...
 //   fts-index delete --index DIR [--no-merge] (--id N... | --url URL... | --query Q)
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +29,7 @@
 #include "index/format/fingerprints.h"
 #include "index/format/manifest.h"
 #include "index/format/segment_files.h"
+#include "index/format/word_pairs.h"
 
 namespace po = boost::program_options;
 using namespace fts;
@@ -86,6 +89,23 @@ class Progress {
 
 // build (a new index replacing what DIR held), add (appended docs) and
 // update (docs replacing those with their url) read dumps alike.
+// --pair-words: unset (the library's default words), none, or the words of
+// FILE as the analyzer gives them (so "called" pairs as "call"); a stopword
+// has no token and is left out.
+std::optional<std::vector<std::string>> pair_words_option(const std::string& spec, const Stopwords& stopwords) {
+  if (spec == "default") return std::nullopt;
+  if (spec == "none") return std::vector<std::string>{};
+  Analyzer analyzer(stopwords);
+  std::vector<std::string> words;
+  const Stopwords listed = Stopwords::from_file(spec);  // the same file format: a word a line
+  for (const auto& word : listed.words()) {
+    std::vector<std::string> tokens = analyzer.analyze(word);
+    if (tokens.size() > 1) throw UsageError(spec + ": \"" + word + "\" is more than one word");
+    if (!tokens.empty() && std::find(words.begin(), words.end(), tokens[0]) == words.end()) words.push_back(tokens[0]);
+  }
+  return words;
+}
+
 enum class Ingest { kBuild, kAdd, kUpdate };
 
 int ingest(const std::vector<std::string>& args, Ingest how) {
@@ -101,6 +121,8 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
   // An index keeps the stopwords it was built with.
   if (how == Ingest::kBuild) {
     named.add_options()("stopwords", po::value<std::string>()->default_value("default"), "FILE, none or default")(
+        "pair-words", po::value<std::string>()->default_value("default"),
+        "FILE (a word a line), none or default: adjacent pairs of these words are indexed, for fast phrases")(
         "dupe-distance", po::value<unsigned>()->default_value(IndexWriterOptions{}.dupe_distance),
         "near-duplicates: fingerprints at most K bits apart share a cluster (0..15)")(
         "no-near-dupes", "no near-duplicate fingerprints or clusters (--collapse then collapses nothing)")(
@@ -124,6 +146,7 @@ int ingest(const std::vector<std::string>& args, Ingest how) {
     }
     try {
       options.stopwords = Stopwords::from_option(vm["stopwords"].as<std::string>());
+      options.pair_words = pair_words_option(vm["pair-words"].as<std::string>(), options.stopwords);
     } catch (const std::exception& e) {
       throw UsageError(e.what());
     }
@@ -220,12 +243,16 @@ int info(const std::vector<std::string>& args) {
   if (args.size() != 1) throw UsageError("info takes one index directory");
   const std::string& dir = args[0];
   auto reader = IndexReader::open(dir);
-  uint64_t terms = 0, postings = 0, keys = 0;
+  uint64_t terms = 0, postings = 0, keys = 0, pairs = 0;
   std::map<std::string, uint64_t> bytes;
   const std::string any_prefix(1, static_cast<char>(Field::kAny));
   for (const auto& seg : reader->segments()) {
     keys += seg.reader->terms().size();
-    seg.reader->terms().for_each_prefix(any_prefix, [&](std::string_view, const TermInfo& info) {
+    seg.reader->terms().for_each_prefix(any_prefix, [&](std::string_view key, const TermInfo& info) {
+      if (is_pair_term(key)) {
+        ++pairs;
+        return;
+      }
       ++terms;
       postings += info.doc_freq;
     });
@@ -267,6 +294,11 @@ int info(const std::vector<std::string>& args) {
   std::string words;
   for (const auto& w : reader->stopwords().words()) words += (words.empty() ? "" : " ") + w;
   fmt::print("stopwords:        {}\n", words.empty() ? "(none)" : words);
+  words.clear();
+  for (const auto& w : reader->pair_word_list()) words += (words.empty() ? "" : " ") + w;
+  fmt::print("pair words:       {}\n", words.empty() ? "(none)" : words);
+  fmt::print("word pairs:       {} (indexed adjacent pairs of pair words){}\n", pairs,
+             reader->segments().size() > 1 ? " (summed over segments)" : "");
   const std::pair<const char*, const char*> kinds[] = {{"post", "postings + skip data"},
                                                        {"pos", "positions"},
                                                        {"dict", "term dictionary"},

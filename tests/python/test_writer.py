@@ -113,6 +113,18 @@ def test_update_and_deletes_apply_at_commit(tmp_path):
     assert [index.document(doc).title for doc in index.matching_docs("-zzz")] == ["Dog"]
 
 
+def test_pair_words(tmp_path):
+    d = str(tmp_path / "idx")
+    with fts.IndexWriter(d, pair_words=["dog", "chase"]) as writer:  # as analyzed: "chases" -> "chase"
+        writer.add(**CAT)
+        writer.add(**DOG)
+    index = fts.Index(d)
+    assert index.count('"dog chases"') == 1 and index.count('"cat chases"') == 0
+    assert 'term "dog chase"' in index.explain('"dog chases"')  # the pair's list, no positions
+    with pytest.raises(fts.ArgumentError, match="pair_words"):
+        fts.IndexWriter(str(tmp_path / "bad"), pair_words=["wild cat"])
+
+
 def test_replace_mode_and_stopwords(tmp_path):
     d = str(tmp_path / "idx")
     with fts.IndexWriter(d) as writer:
