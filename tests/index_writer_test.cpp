@@ -244,6 +244,25 @@ TEST(IndexWriter, WordPairsHoldTheAdjacentPairsOfPairWords) {
   expect_same_index(threads.str(), single.str());
 }
 
+// check() recomputes the pairs from the positions: a manifest that names
+// other pair words than the segments were written with fails it.
+TEST(IndexWriter, CheckFindsPairListsThatDisagreeWithThePairWords) {
+  auto docs = generate_docs(400, 6);
+  test::TempDir dir;
+  build(dir.str(), docs, {.pair_words = std::vector<std::string>{"cat", "dog"}});
+  EXPECT_NO_THROW(IndexReader::open(dir.str())->check());
+  const Manifest built = read_manifest(dir.str());
+  for (const std::vector<std::string>& words : {std::vector<std::string>{"cat"},                 // "cat dog" unexpected
+                                                std::vector<std::string>{"cat", "dog", "wild"}}) {  // "wild cat" missing
+    Manifest m = built;
+    m.pair_words = words;
+    write_manifest(dir.str(), m);
+    EXPECT_THROW(IndexReader::open(dir.str())->check(), IndexError) << words.size() << " words";
+  }
+  write_manifest(dir.str(), built);
+  EXPECT_NO_THROW(IndexReader::open(dir.str())->check());
+}
+
 TEST(IndexWriter, AnIndexKeepsThePairWordsItWasBuiltWith) {
   auto docs = generate_docs(300, 5);
   test::TempDir dir;

@@ -4,6 +4,7 @@
 
 #include "index/format/segment_files.h"
 #include "index/format/shard_manifest.h"
+#include "index/reader/word_pairs_check.h"
 
 namespace fts {
 
@@ -230,6 +231,7 @@ void IndexReader::check() const {
   std::optional<unsigned> distance;  // of the near-duplicate clusters: one for the index
   for (const auto& s : segments_) {
     s.reader->check();
+    check_word_pairs(*s.reader, pair_words_);
     if (s.ids) s.ids->verify_checksum();
     const ClusterIds& clusters = s.reader->cluster_ids();
     if (clusters.empty()) continue;
