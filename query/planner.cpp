@@ -191,11 +191,11 @@ class SegmentPlanner {
   CursorPtr phrase(const QueryNode& node, bool scoring, bool two_phase) {
     const std::vector<std::string>* keys = query_.pair_keys(node);
     if (!keys) return phrase_on_positions(node, scoring, two_phase);
+    const bool whole = node.terms.size() == 2;
     std::vector<CursorPtr> parts;
     for (const std::string& key : *keys) {
       auto info = segment_.lookup(Field::kAny, key);
       if (!info) return std::make_unique<EmptyCursor>();
-      const bool whole = node.terms.size() == 2;
       parts.push_back(std::make_unique<TermCursor>(segment_, Field::kAny, *info,
                                                    whole && scoring ? query_.weight(node) : nullptr,
                                                    whole ? std::string_view(query_.text(node)) : key));

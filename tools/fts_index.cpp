@@ -9,7 +9,10 @@
 //   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
 #include <algorithm>
 #include <csignal>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -87,25 +90,32 @@ class Progress {
   double start_, last_ = 0;
 };
 
-// build (a new index replacing what DIR held), add (appended docs) and
-// update (docs replacing those with their url) read dumps alike.
 // --pair-words: unset (the library's default words), none, or the words of
 // FILE as the analyzer gives them (so "called" pairs as "call"); a stopword
 // has no token and is left out.
 std::optional<std::vector<std::string>> pair_words_option(const std::string& spec, const Stopwords& stopwords) {
   if (spec == "default") return std::nullopt;
   if (spec == "none") return std::vector<std::string>{};
+  std::error_code ec;
+  if (std::filesystem::is_directory(spec, ec)) throw UsageError(spec + ": cannot read pair words: it is a directory");
+  std::ifstream in(spec);
+  if (!in) throw UsageError(spec + ": cannot read pair words: " + std::strerror(errno));
   Analyzer analyzer(stopwords);
   std::vector<std::string> words;
-  const Stopwords listed = Stopwords::from_file(spec);  // the same file format: a word a line
-  for (const auto& word : listed.words()) {
-    std::vector<std::string> tokens = analyzer.analyze(word);
-    if (tokens.size() > 1) throw UsageError(spec + ": \"" + word + "\" is more than one word");
+  std::string line;
+  while (std::getline(in, line)) {  // a word a line, # comments, as for stopwords
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<std::string> tokens = analyzer.analyze(line);
+    if (tokens.size() > 1) throw UsageError(spec + ": \"" + line + "\" is more than one word");
     if (!tokens.empty() && std::find(words.begin(), words.end(), tokens[0]) == words.end()) words.push_back(tokens[0]);
   }
+  if (in.bad()) throw UsageError(spec + ": cannot read pair words: " + std::strerror(errno));
   return words;
 }
 
+// build (a new index replacing what DIR held), add (appended docs) and
+// update (docs replacing those with their url) read dumps alike.
 enum class Ingest { kBuild, kAdd, kUpdate };
 
 int ingest(const std::vector<std::string>& args, Ingest how) {

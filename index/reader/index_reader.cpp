@@ -148,10 +148,10 @@ IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const Inde
       shards_(std::move(shards)),
       stopwords_(shards_.empty() ? Stopwords::none() : shards_[0]->stopwords()) {
   if (!shards_.empty()) {
+    // A pair list is read only where every segment holds it.
     for (const auto& word : shards_[0]->pair_word_list()) {
-      if (std::all_of(shards_.begin(), shards_.end(), [&](const auto& shard) { return shard->pair_words().contains(word); })) {
-        pair_word_list_.push_back(word);
-      }
+      const auto pairs = [&](const auto& shard) { return shard->pair_words().contains(word); };
+      if (std::all_of(shards_.begin(), shards_.end(), pairs)) pair_word_list_.push_back(word);
     }
     pair_words_ = PairWords(pair_word_list_);
   }
