@@ -112,6 +112,9 @@ struct Config {
   uint32_t max_segment_docs;  // 0: one merged segment
   bool pairs;                 // test::pair_words() paired, or no pairs
 };
+void PrintTo(const Config& c, std::ostream* os) {
+  *os << c.docs << " docs, seed " << c.seed << ", segments of " << c.max_segment_docs << (c.pairs ? ", pairs" : "");
+}
 
 class QueryPropertyTest : public ::testing::TestWithParam<Config> {};
 
