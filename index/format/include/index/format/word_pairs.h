@@ -1,8 +1,8 @@
 // Word pairs: adjacent occurrences of two common words, indexed as one
 // kAny key each so that a phrase of common words reads one short list
-// instead of confirming positions at every doc that holds both words
-// (`"one who is"` has hundreds of thousands of such docs in the 6M-doc
-// dump, and matches a few thousand). Which words pair is fixed per index
+// instead of confirming positions at every doc that holds both words (of
+// the 6M-doc dump, 126,230 docs hold `one`, `who` and `is`, 40 the phrase
+// `"one who is"`, 49 both its pairs). Which words pair is fixed per index
 // (the manifest lists them); every segment of the index holds the pairs of
 // those words, so a pair missing from a segment's dictionary occurs
 // nowhere in it.
