@@ -27,11 +27,11 @@ Stopwords Stopwords::defaults() {
 
 Stopwords Stopwords::none() { return Stopwords(std::vector<std::string>{}); }
 
-Stopwords Stopwords::from_file(const std::string& path) {
+std::vector<std::string> read_word_list(const std::string& path, const std::string& what) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw IoError(path, "cannot read stopword file: it is a directory");
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path, "cannot read " + what + ": it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path, std::string("cannot read stopword file: ") + std::strerror(errno));
+  if (!in) throw IoError(path, "cannot read " + what + ": " + std::strerror(errno));
   std::vector<std::string> words;
   std::string line;
   while (std::getline(in, line)) {
@@ -41,7 +41,12 @@ Stopwords Stopwords::from_file(const std::string& path) {
     const auto last = line.find_last_not_of(" \t\r\f\v");
     words.push_back(line.substr(first, last - first + 1));
   }
-  if (in.bad()) throw IoError(path, "error while reading stopword file");
+  if (in.bad()) throw IoError(path, "error while reading " + what);
+  return words;
+}
+
+Stopwords Stopwords::from_file(const std::string& path) {
+  std::vector<std::string> words = read_word_list(path, "stopword file");
   return Stopwords(std::move(words));
 }
 

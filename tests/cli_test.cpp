@@ -482,7 +482,7 @@ TEST_F(CliTest, PairWordsFileNamesTheWordsWhosePairsAreIndexed) {
   EXPECT_NE(r.err.find("\"wi-fi\" is more than one word"), std::string::npos) << r.err;
   r = fts_index({"build", "--index", tmp.str("bad"), "--pair-words", tmp.str("absent.txt"), dump()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("absent.txt: cannot read pair words: No such file or directory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("absent.txt: cannot read pair words file: No such file or directory"), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, MalformedDocIsSkippedWithItsByteOffsetUnlessStrict) {

@@ -237,7 +237,7 @@ TEST(IndexWriter, WordPairsHoldTheAdjacentPairsOfPairWords) {
   build(threads.str(), docs, {.pair_words = words, .threads = 3, .max_segment_docs = 97});
   for (const auto* dir : {&single, &many, &merged, &threads}) {
     auto index = IndexReader::open(dir->str());
-    EXPECT_EQ(index->pair_word_list(), words);
+    EXPECT_EQ(index->pair_words().list(), words);
     EXPECT_EQ(dump_index(*index), expected) << dir->str();
     EXPECT_NO_THROW(index->check());
   }
@@ -270,13 +270,13 @@ TEST(IndexWriter, AnIndexKeepsThePairWordsItWasBuiltWith) {
   // Appending pairs the index's words, whatever the writer is given.
   build(dir.str(), {docs.begin() + 150, docs.end()}, {.pair_words = std::vector<std::string>{"wild"}});
   auto index = IndexReader::open(dir.str());
-  EXPECT_EQ(index->pair_word_list(), (std::vector<std::string>{"cat", "dog"}));
+  EXPECT_EQ(index->pair_words().list(), (std::vector<std::string>{"cat", "dog"}));
   EXPECT_EQ(dump_index(*index), expected_postings(docs, {"cat", "dog"}));
   // Replacing takes the new words; by default, the commonest English words.
   build(dir.str(), docs, {.mode = IndexWriterOptions::Mode::kReplace});
-  EXPECT_EQ(IndexReader::open(dir.str())->pair_word_list(), default_pair_words());
+  EXPECT_EQ(IndexReader::open(dir.str())->pair_words().list(), default_pair_words());
   build(dir.str(), docs, {.pair_words = std::vector<std::string>{}, .mode = IndexWriterOptions::Mode::kReplace});
-  EXPECT_TRUE(IndexReader::open(dir.str())->pair_word_list().empty());
+  EXPECT_TRUE(IndexReader::open(dir.str())->pair_words().list().empty());
   EXPECT_THROW(IndexWriter(dir.str(), {.pair_words = std::vector<std::string>{"wild cat"},
                                        .mode = IndexWriterOptions::Mode::kReplace}),
                ArgumentError);

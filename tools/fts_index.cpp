@@ -9,10 +9,7 @@
 //   fts-index info DIR | check DIR | analyze [--stopwords ...] [TEXT]
 #include <algorithm>
 #include <csignal>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -24,6 +21,7 @@
 #include <fmt/core.h>
 
 #include "analyzer/analyzer.h"
+#include "analyzer/stopwords.h"
 #include "common/cli.h"
 #include "common/mpi_companion.h"
 #include "fts_index_distributed.h"
@@ -96,21 +94,13 @@ class Progress {
 std::optional<std::vector<std::string>> pair_words_option(const std::string& spec, const Stopwords& stopwords) {
   if (spec == "default") return std::nullopt;
   if (spec == "none") return std::vector<std::string>{};
-  std::error_code ec;
-  if (std::filesystem::is_directory(spec, ec)) throw UsageError(spec + ": cannot read pair words: it is a directory");
-  std::ifstream in(spec);
-  if (!in) throw UsageError(spec + ": cannot read pair words: " + std::strerror(errno));
   Analyzer analyzer(stopwords);
   std::vector<std::string> words;
-  std::string line;
-  while (std::getline(in, line)) {  // a word a line, # comments, as for stopwords
-    const size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::vector<std::string> tokens = analyzer.analyze(line);
-    if (tokens.size() > 1) throw UsageError(spec + ": \"" + line + "\" is more than one word");
+  for (const std::string& word : read_word_list(spec, "pair words file")) {
+    std::vector<std::string> tokens = analyzer.analyze(word);
+    if (tokens.size() > 1) throw UsageError(spec + ": \"" + word + "\" is more than one word");
     if (!tokens.empty() && std::find(words.begin(), words.end(), tokens[0]) == words.end()) words.push_back(tokens[0]);
   }
-  if (in.bad()) throw UsageError(spec + ": cannot read pair words: " + std::strerror(errno));
   return words;
 }
 
@@ -305,7 +295,7 @@ int info(const std::vector<std::string>& args) {
   for (const auto& w : reader->stopwords().words()) words += (words.empty() ? "" : " ") + w;
   fmt::print("stopwords:        {}\n", words.empty() ? "(none)" : words);
   words.clear();
-  for (const auto& w : reader->pair_word_list()) words += (words.empty() ? "" : " ") + w;
+  for (const auto& w : reader->pair_words().list()) words += (words.empty() ? "" : " ") + w;
   fmt::print("pair words:       {}\n", words.empty() ? "(none)" : words);
   fmt::print("word pairs:       {} (indexed adjacent pairs of pair words){}\n", pairs,
              reader->segments().size() > 1 ? " (summed over segments)" : "");

@@ -131,8 +131,7 @@ IndexReader::IndexReader(std::string dir, const Manifest& m, std::vector<Segment
       next_doc_id_(m.next_doc_id),
       segments_(std::move(segments)),
       stopwords_(m.stopwords),
-      pair_word_list_(m.pair_words),
-      pair_words_(pair_word_list_) {
+      pair_words_(m.pair_words) {
   for (const auto& s : segments_) {
     doc_count_ += s.reader->doc_count();
     live_count_ += s.live_count();
@@ -149,11 +148,12 @@ IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const Inde
       stopwords_(shards_.empty() ? Stopwords::none() : shards_[0]->stopwords()) {
   if (!shards_.empty()) {
     // A pair list is read only where every segment holds it.
-    for (const auto& word : shards_[0]->pair_word_list()) {
+    std::vector<std::string> common;
+    for (const auto& word : shards_[0]->pair_words().list()) {
       const auto pairs = [&](const auto& shard) { return shard->pair_words().contains(word); };
-      if (std::all_of(shards_.begin(), shards_.end(), pairs)) pair_word_list_.push_back(word);
+      if (std::all_of(shards_.begin(), shards_.end(), pairs)) common.push_back(word);
     }
-    pair_words_ = PairWords(pair_word_list_);
+    pair_words_ = PairWords(std::move(common));
   }
   uint64_t end = 0;
   for (size_t i = 0; i < shards_.size(); ++i) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace fts {
@@ -29,24 +30,27 @@ inline std::string pair_term(std::string_view first, std::string_view second) {
 
 inline bool is_pair_term(std::string_view term) { return term.find(kPairSeparator) != std::string_view::npos; }
 
-// The words a new index pairs unless told otherwise: the commonest words of
-// written English (the first hundred of a general frequency ranking) that
-// the default stopwords keep, as the analyzer stems them.
+// The words a new index pairs unless told otherwise: common English words,
+// picked by hand, that the default stopwords keep, as the analyzer stems
+// them.
 const std::vector<std::string>& default_pair_words();
 
 // A set of pair words, looked up by the analyzed token.
 class PairWords {
  public:
   PairWords() = default;
-  explicit PairWords(const std::vector<std::string>& words) : words_(words.begin(), words.end()) {}
-  bool empty() const { return words_.empty(); }
+  explicit PairWords(std::vector<std::string> words) : list_(std::move(words)), words_(list_.begin(), list_.end()) {}
+  bool empty() const { return list_.empty(); }
   bool contains(std::string_view word) const { return words_.contains(word); }
+  // In the order given (the manifest's).
+  const std::vector<std::string>& list() const { return list_; }
 
  private:
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  std::vector<std::string> list_;
   std::unordered_set<std::string, Hash, std::equal_to<>> words_;
 };
 

@@ -72,7 +72,6 @@ class IndexReader {
   const Stopwords& stopwords() const { return stopwords_; }
   // Every segment indexes the pairs of these words (index/format/word_pairs.h):
   // of a sharded index, those that every shard pairs.
-  const std::vector<std::string>& pair_word_list() const { return pair_word_list_; }
   const PairWords& pair_words() const { return pair_words_; }
 
   // Across all segments, deleted docs included, for BM25. With entries,
@@ -103,7 +102,6 @@ class IndexReader {
   std::vector<Segment> segments_;
   std::vector<std::shared_ptr<const IndexReader>> shards_;
   Stopwords stopwords_;
-  std::vector<std::string> pair_word_list_;
   PairWords pair_words_;
   uint32_t doc_count_ = 0, live_count_ = 0;
   uint64_t total_length_[kFieldCount] = {0, 0, 0};
