@@ -523,9 +523,10 @@ TEST(SegmentReader, ShortestLengthsAreStoredAndChecked) {
 }
 
 // Unfielded scoring reads each doc's kAny length from a byte column
-// (format 5); 255 sends it to the exact title and abstract lengths. Around
-// and past that edge the lengths stay exact, and check() finds a byte that
-// disagrees with them even under a valid checksum.
+// (format 5); 255 sends it to the table of long docs (format 7). Around
+// and past that edge the lengths stay exact, and check() finds a byte or a
+// table entry that disagrees with them even under a valid checksum; a
+// damaged table gives wrong lengths, never a read outside it.
 TEST(SegmentReader, AnyLengthsAreExactPastTheByteColumn) {
   const uint32_t abstract_lengths[] = {0, 1, 252, 253, 254, 255, 256, 300, 70000};
   std::vector<Document> docs;
@@ -553,20 +554,51 @@ TEST(SegmentReader, AnyLengthsAreExactPastTheByteColumn) {
     MappedFile norms(name + ".norms", FileKind::kNorms);
     payload.assign(reinterpret_cast<const char*>(norms.payload().data()), norms.payload().size());
   }
-  ASSERT_EQ(payload.size(), kNormsHeaderBytes + docs.size() * 5);
-  payload[kNormsHeaderBytes + docs.size() * 4 + 1] = 7;  // doc 1's column byte: 3 before
-  {
+  // Long: kAny lengths 255 (253 + the title's 2) and up, six docs from doc 3.
+  const size_t table = kNormsHeaderBytes + docs.size() * 5;
+  ASSERT_EQ(payload.size(), table + long_any_table_bytes(6, docs.size()));
+  auto write_norms = [&](const std::string& bytes) {
     FileWriter out(name + ".norms", FileKind::kNorms);
-    out.write(payload.data(), payload.size());
+    out.write(bytes.data(), bytes.size());
     out.finish();
-  }
-  auto damaged = SegmentReader::open(dir.str(), segment);
-  EXPECT_EQ(damaged->field_length(Field::kAny, 1), 7u);  // a wrong score, not a crash
+  };
+  auto expect_check_finds = [&](const std::string& what) {
+    try {
+      SegmentReader::open(dir.str(), segment)->check();
+      ADD_FAILURE() << "check() passed damaged norms, expected: " << what;
+    } catch (const IndexError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+
+  std::string damaged = payload;
+  damaged[kNormsHeaderBytes + docs.size() * 4 + 1] = 7;  // doc 1's column byte: 3 before
+  write_norms(damaged);
+  EXPECT_EQ(SegmentReader::open(dir.str(), segment)->field_length(Field::kAny, 1), 7u);  // a wrong score, not a crash
+  expect_check_finds("doc 1's length byte disagrees");
+
+  damaged = payload;
+  const size_t first_entry = table + 4 + (docs.size() / 256 + 2) * 4;
+  damaged[first_entry] = 0;  // doc 3's length 255 becomes 0
+  write_norms(damaged);
+  EXPECT_EQ(SegmentReader::open(dir.str(), segment)->field_length(Field::kAny, 3), 0u);
+  EXPECT_EQ(SegmentReader::open(dir.str(), segment)->field_length(Field::kAny, 4), 256u);
+  expect_check_finds("the long docs' lengths disagree");
+
+  damaged = payload;
+  for (int i = 0; i < 4; ++i) damaged[table + 4 + i] = static_cast<char>(0xff);  // block 0 starts past the table
+  write_norms(damaged);
+  EXPECT_EQ(SegmentReader::open(dir.str(), segment)->field_length(Field::kAny, 3), 0u);
+  expect_check_finds("the long docs' lengths disagree");
+
+  damaged = payload;
+  damaged[table] = 100;  // more long docs than the table holds
+  write_norms(damaged);
   try {
-    damaged->check();
-    ADD_FAILURE() << "check() passed a length byte that disagrees with the field lengths";
+    SegmentReader::open(dir.str(), segment);
+    ADD_FAILURE() << "opened norms whose long docs' table is shorter than its count";
   } catch (const IndexError& e) {
-    EXPECT_NE(std::string(e.what()).find("doc 1's length byte disagrees"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("norms hold"), std::string::npos) << e.what();
   }
 }
 

@@ -64,12 +64,21 @@ SegmentReader::SegmentReader(const SegmentData& data) : data_(data), post_path_(
     throw_corrupt(data.name + ".norms", 0, "norms header truncated");
   }
   const bool any_column = data.norms_version >= kFirstVersionWithAnyColumn;
-  if (r.remaining() != uint64_t(doc_count_) * (any_column ? 5 : 4)) {
+  const bool long_table = data.norms_version >= kFirstVersionWithLongTable;
+  const uint64_t column_end = uint64_t(doc_count_) * (any_column ? 5 : 4);
+  uint64_t expected = column_end;
+  uint32_t long_docs = 0;
+  if (long_table && r.remaining() >= column_end + 4) {
+    std::memcpy(&long_docs, r.pos() + column_end, 4);
+    expected += long_any_table_bytes(std::min(long_docs, doc_count_), doc_count_);
+  }
+  if (r.remaining() != expected || long_docs > doc_count_) {
     throw_corrupt(data.name + ".norms", stored_shortest ? kNormsHeaderBytes : kNormsHeaderBytesBefore4,
                   "norms hold " + std::to_string(r.remaining()) + " bytes for " + std::to_string(doc_count_) + " docs");
   }
   norms_ = r.pos();
   if (any_column) any_lengths_ = norms_ + size_t{doc_count_} * 4;
+  if (long_table) long_any_lengths_ = LongAnyLengths(norms_ + column_end, doc_count_);
   // Opening does not read the norms past this header (their checksum is
   // verified by check() and before a merge rewrites them: at 6,000,000
   // docs reading 24 MB made a quarter of a cold query). Damaged lengths
@@ -178,6 +187,14 @@ void SegmentReader::check() const {
   if (norms.first_wrong_byte != UINT32_MAX) {
     throw_corrupt(data_.name + ".norms", kNormsHeaderBytes + size_t{doc_count_} * 4 + norms.first_wrong_byte,
                   "doc " + std::to_string(norms.first_wrong_byte) + "'s length byte disagrees with its field lengths");
+  }
+  if (data_.norms_version >= kFirstVersionWithLongTable) {
+    const size_t at = size_t{doc_count_} * 5;
+    const std::string want = long_any_table(norms_, doc_count_);
+    if (want.size() != data_.norms.size() - kNormsHeaderBytes - at ||
+        std::memcmp(want.data(), norms_ + at, want.size()) != 0) {
+      throw_corrupt(data_.name + ".norms", kNormsHeaderBytes + at, "the long docs' lengths disagree with their field lengths");
+    }
   }
   // Structure: every term's postings decode, doc ids stay in range and
   // ascending, freqs are positive, positions lie inside the field, and

@@ -344,6 +344,8 @@ void write_norms(const std::string& path, const std::vector<uint32_t>& lengths) 
   out.write(header.data(), header.size());
   out.write(pairs.data(), pairs.size());
   out.write(any_column.data(), any_column.size());
+  const std::string long_table = long_any_table(reinterpret_cast<const uint8_t*>(pairs.data()), docs);
+  out.write(long_table.data(), long_table.size());
   out.finish();
 }
 

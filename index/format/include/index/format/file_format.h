@@ -21,8 +21,9 @@ namespace fts {
 // byte column of each doc's kAny length to the norms (index/format/norms.h),
 // 6 the Bloom filters' blocked layout (a layout field, so older filters are
 // still read; the bump makes an older fts refuse the index by its version)
-// and bit-packed tails to the postings.
-inline constexpr uint32_t kFormatVersion = 6;  // written
+// and bit-packed tails to the postings, 7 a table of the long docs' kAny
+// lengths to the norms.
+inline constexpr uint32_t kFormatVersion = 7;  // written
 inline constexpr uint32_t kOldestReadableVersion = 2;
 
 // On-disk layout: header = magic "FTS\0", u32 kind, u32 version, u32 zero

@@ -64,7 +64,11 @@ class SegmentReader {
   // Inline: a scored hit reads it.
   uint32_t field_length(Field field, DocId doc) const {
     if (doc >= doc_count_) return 0;
-    if (field == Field::kAny && any_lengths_ && any_lengths_[doc] != kLongAnyLength) return any_lengths_[doc];
+    if (field == Field::kAny && any_lengths_) {
+      const uint8_t length = any_lengths_[doc];
+      if (length != kLongAnyLength) return length;
+      if (has_long_table()) return long_any_lengths_.get(doc);
+    }
     uint16_t v[2];
     std::memcpy(v, norms_ + size_t(doc) * 4, 4);
     switch (field) {
@@ -120,6 +124,8 @@ class SegmentReader {
   uint32_t shortest_length_[3] = {0, 0, 0};
   const uint8_t* norms_ = nullptr;  // doc_count_ x {u16 title, u16 abstract}
   const uint8_t* any_lengths_ = nullptr;  // doc_count_ bytes (index/format/norms.h); null before format 5
+  LongAnyLengths long_any_lengths_;  // the exact kAny lengths of the docs of byte 255 (format 7 on)
+  bool has_long_table() const { return data_.norms_version >= kFirstVersionWithLongTable; }
   TermDictReader dict_;
   BloomFilter bloom_;
   DocStoreReader store_;
