@@ -46,22 +46,30 @@ rm -rf "$seg"
 # Every tenth id, in one commit.
 "$BUILD/fts-index" delete --index "$seg" --no-merge --id $(seq 0 10 $((DOCS - 1))) >&2
 "$BUILD/fts-index" info "$seg" | sed -n '2,4p'
-run_sets() {
-  for set in $SETS; do
-    for mode in count top10; do
-      summary=$("$BUILD/fts-bench" --index "$1" --queries "$SHARED/queries/$set.txt" --mode "$mode" --reps "$REPS" | tail -1)
-      echo "$2 $set $mode $summary"
-    done
-  done
-}
-run_sets "$seg" "20seg-10%deleted"
 # Terms in no segment: each segment's Bloom filter answers them without its dictionary.
 for i in $(seq 1 200); do echo "zqx${i}absent"; done >"$OUT/absent.txt"
 echo "20seg absent-terms count $("$BUILD/fts-bench" --index "$seg" --queries "$OUT/absent.txt" --mode count --reps "$REPS" | tail -1)"
 # The lookups alone, with the Bloom filters and with the dictionaries only.
 FTS_INDEX=$seg "$BUILD/bench/bloom_bench" 2>/dev/null | grep BM_
-echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --index "$seg") s"
-run_sets "$seg" "merged"
+merged=$OUT/index-merged
+rm -rf "$merged"
+cp -r "$seg" "$merged"
+echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --index "$merged") s"
+# Per query file the 20 segments, then the merged index, each read into the
+# page cache first (bench/compare.sh says why): timed one after the other
+# in one state, rather than the merged index after a merge that has just
+# written it.
+for qset in $SETS; do
+  for mode in count top10; do
+    for target in "$seg" "$merged"; do
+      label=merged
+      [ "$target" = "$seg" ] && label=20seg-10%deleted
+      find "$target" -type f -exec cat {} + >/dev/null
+      summary=$("$BUILD/fts-bench" --index "$target" --queries "$SHARED/queries/$qset.txt" --mode "$mode" --reps "$REPS" | tail -1)
+      echo "$label $qset $mode $summary"
+    done
+  done
+done
 
 echo "== 3. delete 10,000 urls"
 # awk reads to the end: head would close the pipe under pipefail.
