@@ -557,6 +557,25 @@ TEST(SegmentReader, AnyLengthsAreExactPastTheByteColumn) {
   // Long: kAny lengths 255 (253 + the title's 2) and up, six docs from doc 3.
   const size_t table = kNormsHeaderBytes + docs.size() * 5;
   ASSERT_EQ(payload.size(), table + long_any_table_bytes(6, docs.size()));
+  {
+    // Norms of format 5 and 6 (no table): long docs read the pairs.
+    const MappedFile post(name + ".post", FileKind::kPostings), pos(name + ".pos", FileKind::kPositions),
+        dict(name + ".dict", FileKind::kTermDict), stored(name + ".docs", FileKind::kDocStore);
+    const std::string old_norms = payload.substr(0, table);
+    SegmentData data;
+    data.postings = post.payload();
+    data.positions = pos.payload();
+    data.term_dict = dict.payload();
+    data.doc_store = stored.payload();
+    data.norms = {reinterpret_cast<const uint8_t*>(old_norms.data()), old_norms.size()};
+    data.name = name;
+    data.norms_version = 6;
+    const SegmentReader old_format(data);
+    for (DocId d = 0; d < old_format.doc_count(); ++d) {
+      EXPECT_EQ(old_format.field_length(Field::kAny, d), 2 + std::min<uint32_t>(abstract_lengths[d], 65535)) << d;
+    }
+    EXPECT_NO_THROW(old_format.check());
+  }
   auto write_norms = [&](const std::string& bytes) {
     FileWriter out(name + ".norms", FileKind::kNorms);
     out.write(bytes.data(), bytes.size());

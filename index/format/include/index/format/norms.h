@@ -50,7 +50,7 @@ NormsScan scan_norms(const uint8_t* pairs, const uint8_t* any_column, uint32_t d
 
 // The long docs' table of the pairs, as written after the byte column.
 std::string long_any_table(const uint8_t* pairs, uint32_t docs);
-// Its size from its first 4 bytes (the long docs).
+// The bytes of a table of long_docs entries for a segment of docs docs.
 inline size_t long_any_table_bytes(uint32_t long_docs, uint32_t docs) {
   return 4 + ((size_t{docs} >> kLongTableBlockBits) + 2) * 4 + size_t{long_docs} * 4;
 }
@@ -62,8 +62,7 @@ class LongAnyLengths {
   LongAnyLengths() = default;
   // table: long_any_table_bytes() bytes, checked by the caller.
   LongAnyLengths(const uint8_t* table, uint32_t docs)
-      : count_(load(table)), blocks_(table + 4),
-        entries_(table + 4 + ((size_t{docs} >> kLongTableBlockBits) + 2) * 4) {}
+      : count_(load(table)), blocks_(table + 4), entries_(table + long_any_table_bytes(0, docs)) {}
 
   uint32_t get(uint32_t doc) const {
     const size_t block = doc >> kLongTableBlockBits;
