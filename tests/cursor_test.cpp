@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <set>
@@ -282,6 +283,42 @@ TEST_F(CursorTest, MinCompetitiveScoreLeavesOutWhatCannotCompete) {
     both.next();
     EXPECT_EQ(both.doc(), kNoMoreDocs);
   }
+}
+
+// Two clauses scored into one window whose slots hold stale values (the
+// window scorer reuses its array, and reads a slot before knowing whether
+// a clause before matched there): each matched slot ends up the sum from
+// 0 in clause order, whatever it held, with its bit set; the cursors stop
+// at their first doc past the window.
+TEST_F(CursorTest, ScoreWindowSumsInClauseOrderOverStaleSlots) {
+  const std::vector<DocId>&a = sets_[3], &b = sets_[4];  // a fifth and half the docs: many in both
+  ListCursor first(a, 0.3f), second(b, 0.7f);
+  constexpr DocId kBase = 1000, kEnd = 3048;
+  constexpr uint32_t kSpan = kEnd - kBase;
+  std::vector<float> scores(kSpan);
+  for (uint32_t i = 0; i < kSpan; ++i) scores[i] = i % 2 ? std::numeric_limits<float>::quiet_NaN() : 1e30f;
+  std::vector<uint64_t> matched((kSpan + 63) / 64, 0);
+  first.advance(kBase);
+  second.advance(kBase);
+  first.score_window(kBase, kEnd, scores.data(), matched.data());
+  second.score_window(kBase, kEnd, scores.data(), matched.data());
+  auto in = [](const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); };
+  size_t marked = 0;
+  for (uint32_t i = 0; i < kSpan; ++i) {
+    const DocId d = kBase + i;
+    const bool in_a = in(a, d), in_b = in(b, d);
+    const bool bit = (matched[i >> 6] >> (i & 63) & 1) != 0;
+    ASSERT_EQ(bit, in_a || in_b) << d;
+    if (!bit) continue;
+    ++marked;
+    float expected = 0.0f;
+    if (in_a) expected += 0.3f;
+    if (in_b) expected += 0.7f;
+    EXPECT_EQ(scores[i], expected) << d;
+  }
+  EXPECT_GT(marked, 0u);
+  EXPECT_GE(first.doc(), kEnd);
+  EXPECT_GE(second.doc(), kEnd);
 }
 
 TEST_F(CursorTest, HeapOrAndBitsetOrAgree) {
