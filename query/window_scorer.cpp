@@ -48,7 +48,9 @@ bool scoring_all_pays(const std::vector<std::unique_ptr<DocCursor>>& clauses) {
 
 void collect_all_scored(std::vector<std::unique_ptr<DocCursor>>& clauses, DocCursor* excluded,
                         const IndexReader::Segment& segment, TopK& top, HitCount& count, Interrupt& interrupt) {
-  std::array<float, kWindow> scores{};  // valid where the window's bit is set
+  // Valid where the window's bit is set; zeroed once, as score_window
+  // reads a slot before masking out what it held.
+  std::array<float, kWindow> scores{};
   std::array<uint64_t, kWindow / 64> matched{};
   for (;;) {
     DocId base = kNoMoreDocs;
