@@ -141,6 +141,8 @@ void check_probes(DocCursor& c, const std::vector<DocId>& expected, std::mt19937
   }
 }
 
+bool in(const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); }
+
 std::vector<DocId> intersect(const std::vector<DocId>& a, const std::vector<DocId>& b) {
   std::vector<DocId> out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
@@ -256,7 +258,6 @@ TEST_F(CursorTest, MinCompetitiveScoreLeavesOutWhatCannotCompete) {
     both.push_back(std::make_unique<OrCursor>(std::move(either)));
     return AndCursor(std::move(both), kDocs);
   };
-  auto in = [](const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); };
   {
     AndCursor both = conjunction();
     EXPECT_FALSE(both.set_min_competitive_score(0.5f));
@@ -302,7 +303,6 @@ TEST_F(CursorTest, ScoreWindowSumsInClauseOrderOverStaleSlots) {
   second.advance(kBase);
   first.score_window(kBase, kEnd, scores.data(), matched.data());
   second.score_window(kBase, kEnd, scores.data(), matched.data());
-  auto in = [](const std::vector<DocId>& set, DocId d) { return std::binary_search(set.begin(), set.end(), d); };
   size_t marked = 0;
   for (uint32_t i = 0; i < kSpan; ++i) {
     const DocId d = kBase + i;
