@@ -325,10 +325,14 @@ SearchResponse Searcher::search(const QueryNode* query, const SearchRequest& req
                         return;
                       }
                       auto cursor = LiveDocsCursor::filter(std::move(root[0]), segment.live.get());
-                      for (DocId d = cursor->doc(); d != kNoMoreDocs; d = cursor->next()) {
-                        ++counted.hits;
-                        into.push(cursor->score(), segment.global(d));
-                        ticks.tick();
+                      DocId docs[kBlockSize];
+                      float scores[kBlockSize];
+                      while (const size_t n = cursor->take_scored(docs, scores, kBlockSize)) {
+                        counted.hits += n;
+                        for (size_t i = 0; i < n; ++i) {
+                          into.push(scores[i], segment.global(docs[i]));
+                          ticks.tick();
+                        }
                       }
                     });
       response.total_hits = count.hits;

@@ -199,6 +199,33 @@ TEST_F(CursorTest, AndOfEveryPairAndTriple) {
   EXPECT_EQ(drain(c), intersect(intersect(sets_[3], sets_[4]), sets_[5]));
 }
 
+// Ranking every match reads a conjunction of terms in batches: merged past
+// each doc the two rarest share, the others asked about each
+// (PostingsCursor::take_common()), or led by a much rarer term. Batches of
+// every size return each match once, in order, across block ends. (Scores:
+// QueryPropertyTest, against brute force.)
+TEST_F(CursorTest, TakeScoredReturnsEveryMatchOnceInOrder) {
+  const std::vector<std::vector<size_t>> conjunctions = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {0, 5},
+                                                         {1, 2, 3}, {3, 4, 5}, {2, 3, 5}, {2, 4, 5, 3}};
+  for (const auto& terms : conjunctions) {
+    std::vector<DocId> expected = sets_[terms[0]];
+    for (size_t t : terms) expected = intersect(expected, sets_[t]);
+    for (const size_t batch : {size_t{1}, size_t{7}, size_t{128}}) {
+      std::vector<std::unique_ptr<DocCursor>> kids;
+      for (size_t t : terms) kids.push_back(postings_.term(terms_[t]));
+      AndCursor c(std::move(kids), kDocs);
+      std::vector<DocId> docs(batch), taken;
+      std::vector<float> scores(batch);
+      while (const size_t n = c.take_scored(docs.data(), scores.data(), batch)) {
+        ASSERT_LE(n, batch);
+        taken.insert(taken.end(), docs.begin(), docs.begin() + static_cast<std::ptrdiff_t>(n));
+      }
+      EXPECT_EQ(taken, expected) << "terms " << terms.size() << ", first " << terms[0] << ", batch " << batch;
+      EXPECT_EQ(c.doc(), kNoMoreDocs);
+    }
+  }
+}
+
 // Built two-phase (an AND below an OR below an AND, or an excluded one),
 // a conjunction stops where its children first disagree: stepped as its
 // parent steps it, or probed.

@@ -50,6 +50,20 @@ class LiveDocsCursor final : public DocCursor {
     doc_ = skip_deleted(inner_->doc());
     return n;
   }
+  // The inner cursor's batches, less their deleted docs.
+  size_t take_scored(DocId* docs, float* scores, size_t max) override {
+    size_t kept = 0;
+    while (kept == 0 && doc_ != kNoMoreDocs) {
+      const size_t got = inner_->take_scored(docs, scores, max);
+      for (size_t i = 0; i < got; ++i) {
+        docs[kept] = docs[i];
+        scores[kept] = scores[i];
+        kept += live_.is_live(docs[i]);
+      }
+      doc_ = skip_deleted(inner_->doc());
+    }
+    return kept;
+  }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
     if (doc_ == kNoMoreDocs) return;
     doc_ = kNoMoreDocs;

@@ -55,6 +55,22 @@ class TermCursor final : public DocCursor {
     if (!weight_) return 0;
     return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
   }
+  // PostingsCursor::take_common() of two terms.
+  template <class Take>
+  static size_t take_common(TermCursor& a, TermCursor& b, DocId* docs, uint32_t* freqs_a, uint32_t* freqs_b,
+                            size_t max, Take&& take) {
+    const size_t n = PostingsCursor::take_common(a.postings_, b.postings_, docs, freqs_a, freqs_b, max, take);
+    a.doc_ = a.postings_.doc();
+    b.doc_ = b.postings_.doc();
+    return n;
+  }
+  // doc()'s freq, for scoring it later (AndCursor::take_scored()).
+  uint32_t freq() { return postings_.freq(); }
+  // Adds to scores[i] the score() docs[i] has with freq freqs[i].
+  void add_scores(const DocId* docs, const uint32_t* freqs, float* scores, size_t n) const {
+    if (!weight_) return;  // score() is 0
+    for (size_t i = 0; i < n; ++i) scores[i] += weight_->score(freqs[i], segment_->field_length(field_, docs[i]));
+  }
   // The best freq at the shortest length of the segment, or the term's
   // impact where the postings have impacts for this field (whichever is
   // lower; both bound every score). Computed once.

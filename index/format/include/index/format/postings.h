@@ -170,6 +170,54 @@ class PostingsCursor {
       }
     }
   }
+  // The docs a and b share from align_pair(a, b) on that take(d, n)
+  // accepts, up to max of them, into docs, with their freqs in each list.
+  // take(d, n) returns d to accept d as the n-th, another doc to pass it,
+  // kNoMoreDocs to stop there. Both cursors move past the last doc looked
+  // at; 0 once none is left. The merge of align_pair() that goes on past
+  // each common doc instead of returning on it: for ranking every match of
+  // a conjunction a batch at a time. A block's freqs are decoded only when
+  // it holds a doc taken (take() rejects most docs of a pair of common
+  // terms beside a rare third).
+  template <class Take>
+  static size_t take_common(PostingsCursor& a, PostingsCursor& b, DocId* docs, uint32_t* freqs_a,
+                            uint32_t* freqs_b, size_t max, Take&& take) {
+    size_t n = 0;
+    bool stop = false;
+    while (!stop && n < max && align_pair(a, b) != kNoMoreDocs) {
+      uint32_t i = a.idx_, j = b.idx_;  // on a common doc
+      const uint32_t na = a.count_, nb = b.count_;
+      for (;;) {
+        const DocId d = a.docs_[i];
+        const DocId verdict = take(d, n);
+        if (verdict == d) {
+          if (!a.freqs_ready_) a.decode_freqs();
+          if (!b.freqs_ready_) b.decode_freqs();
+          docs[n] = d;
+          freqs_a[n] = a.freqs_[i];
+          freqs_b[n++] = b.freqs_[j];
+        }
+        stop = verdict == kNoMoreDocs;
+        ++i;
+        ++j;
+        if (n == max || stop) break;
+        while (i < na && j < nb) {
+          const DocId x = a.docs_[i], y = b.docs_[j];
+          if (x == y) break;
+          i += x < y;
+          j += y < x;
+        }
+        if (i == na || j == nb) break;
+      }
+      // Each on its first doc after the last looked at (in the next block
+      // where its own ran out).
+      a.idx_ = i - 1;
+      a.next();
+      b.idx_ = j - 1;
+      b.next();
+    }
+    return n;
+  }
   // Positions of the current doc, ascending, into out (replacing what it
   // held; left unspecified when the positions are damaged).
   void positions(std::vector<uint32_t>& out);
