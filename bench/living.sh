@@ -8,19 +8,21 @@
 #   and the latency of 200 absent terms on the 20 segments, and what the
 #   Bloom filters save on their lookups (bench/bloom_bench).
 #
-#   bench/living.sh [--docs N] [--out DIR] [--sets "and or ..."] [--reps N]
-# Defaults: 1,000,000 docs, OUT=/tmp/fts-living, every query set, 5 reps.
+#   bench/living.sh [--docs N] [--out DIR] [--sets "and or ..."] [--reps N] [--rounds N]
+# Defaults: 1,000,000 docs, OUT=/tmp/fts-living, every query set, 5 reps,
+# 3 rounds (of 2.: each query's time is its least median over the rounds).
 # Run on a quiet machine; the figures are printed, nothing is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DOCS=1000000 OUT=/tmp/fts-living SETS="" REPS=5
+DOCS=1000000 OUT=/tmp/fts-living SETS="" REPS=5 ROUNDS=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --docs) DOCS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --sets) SETS=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
-    *) echo "usage: $0 [--docs N] [--out DIR] [--sets LIST] [--reps N]" >&2; exit 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    *) echo "usage: $0 [--docs N] [--out DIR] [--sets LIST] [--reps N] [--rounds N]" >&2; exit 2 ;;
   esac
 done
 . bench/lib.sh
@@ -58,15 +60,25 @@ echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --ind
 # Per query file the 20 segments, then the merged index, each read into the
 # page cache first (bench/compare.sh says why): timed one after the other
 # in one state, rather than the merged index after a merge that has just
-# written it.
+# written it. ROUNDS times over, each query's least median kept: this
+# machine slows down for minutes at a time, and a single pass let such a
+# stretch fall on one side of a ratio (a merged index's counts 1.2-1.4x
+# their usual sum in one run).
+rounds=$OUT/rounds
+rm -rf "$rounds" && mkdir -p "$rounds"
 for qset in $SETS; do
   for mode in count top10; do
-    for target in "$seg" "$merged"; do
-      label=merged
-      [ "$target" = "$seg" ] && label=20seg-10%deleted
-      find "$target" -type f -exec cat {} + >/dev/null
-      summary=$("$BUILD/fts-bench" --index "$target" --queries "$SHARED/queries/$qset.txt" --mode "$mode" --reps "$REPS" | tail -1)
-      echo "$label $qset $mode $summary"
+    for round in $(seq 1 "$ROUNDS"); do
+      for target in "$seg" "$merged"; do
+        label=merged
+        [ "$target" = "$seg" ] && label=20seg-10%deleted
+        find "$target" -type f -exec cat {} + >/dev/null
+        "$BUILD/fts-bench" --index "$target" --queries "$SHARED/queries/$qset.txt" --mode "$mode" --reps "$REPS" \
+          >"$rounds/$label.$qset.$mode.$round.jsonl"
+      done
+    done
+    for label in 20seg-10%deleted merged; do
+      echo "$label $qset $mode $(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)"
     done
   done
 done

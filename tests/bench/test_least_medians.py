@@ -1,0 +1,48 @@
+"""bench/least_medians.py, which bench/living.sh sums its rounds with: each
+query's least median over the runs, the summary and per-query error lines
+of fts-bench skipped."""
+import json
+import os
+import subprocess
+import sys
+
+SOURCE = os.environ.get("FTS_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+LEAST = os.path.join(SOURCE, "bench", "least_medians.py")
+
+
+def write_run(path, latencies):
+    """fts-bench's lines: one per query (None: the query failed), then its summary."""
+    with open(path, "w") as f:
+        for i, us in enumerate(latencies):
+            row = {"engine": "fts", "mode": "count", "query": "q%d" % i, "hits": 1, "latency_us": us,
+                   "error": None if us is not None else "bad query"}
+            f.write(json.dumps(row) + "\n")
+        f.write(json.dumps({"engine": "fts", "mode": "count", "queries": len(latencies), "total_latency_us": 1e9}) + "\n")
+
+
+def least(paths):
+    r = subprocess.run([sys.executable, LEAST, *map(str, paths)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_each_query_keeps_its_least_median(tmp_path):
+    runs = [[10.0, 50.0, 7.0, None], [30.0, 20.0, 9.0, None], [15.0, 40.0, 8.0, None]]
+    paths = []
+    for i, latencies in enumerate(runs):
+        paths.append(tmp_path / ("round%d.jsonl" % i))
+        write_run(paths[-1], latencies)
+    out = least(paths)
+    assert out["total_latency_us"] == 10.0 + 20.0 + 7.0  # not any one run's sum, nor the summary lines'
+    assert out["queries"] == 3
+    assert out["errors"] == 1
+    assert out["rounds"] == 3
+    assert out["p50_us"] == 10.0
+
+
+def test_one_run_is_its_own_sum(tmp_path):
+    path = tmp_path / "one.jsonl"
+    write_run(path, [4.0, 2.0, 6.0])
+    out = least([path])
+    assert out["total_latency_us"] == 12.0
+    assert out["p95_us"] == 6.0
