@@ -10,7 +10,7 @@
 #
 #   bench/living.sh [--docs N] [--out DIR] [--sets "and or ..."] [--reps N] [--rounds N]
 # Defaults: 1,000,000 docs, OUT=/tmp/fts-living, every query set, 5 reps,
-# 3 rounds (of 2.: each query's time is its least median over the rounds).
+# 3 rounds (step 2: each query's time is its least median over the rounds).
 # Run on a quiet machine; the figures are printed, nothing is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,7 +69,9 @@ rm -rf "$rounds" && mkdir -p "$rounds"
 for qset in $SETS; do
   for mode in count top10; do
     for round in $(seq 1 "$ROUNDS"); do
-      for target in "$seg" "$merged"; do
+      targets=("$seg" "$merged")  # alternated, so that neither is always timed first
+      [ $((round % 2)) -eq 0 ] && targets=("$merged" "$seg")
+      for target in "${targets[@]}"; do
         label=merged
         [ "$target" = "$seg" ] && label=20seg-10%deleted
         find "$target" -type f -exec cat {} + >/dev/null
@@ -78,7 +80,8 @@ for qset in $SETS; do
       done
     done
     for label in 20seg-10%deleted merged; do
-      echo "$label $qset $mode $(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)"
+      summary=$(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)
+      echo "$label $qset $mode $summary"
     done
   done
 done

@@ -46,3 +46,21 @@ def test_one_run_is_its_own_sum(tmp_path):
     out = least([path])
     assert out["total_latency_us"] == 12.0
     assert out["p95_us"] == 6.0
+
+
+def test_percentiles_are_nearest_rank_as_fts_bench_gives_them(tmp_path):
+    path = tmp_path / "twenty.jsonl"
+    write_run(path, [float(us) for us in range(20, 0, -1)])
+    out = least([path])
+    assert out["p50_us"] == 10.0  # rank ceil(0.5 * 20) = 10
+    assert out["p95_us"] == 19.0  # rank 19
+
+
+def test_errors_are_the_most_of_any_run(tmp_path):
+    paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"]
+    write_run(paths[0], [1.0, None])
+    write_run(paths[1], [2.0, 3.0])
+    write_run(paths[2], [3.0, 1.0])
+    out = least(paths)
+    assert out["errors"] == 1
+    assert out["total_latency_us"] == 2.0

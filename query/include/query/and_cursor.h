@@ -39,9 +39,9 @@ class AndCursor final : public DocCursor {
       if (c->approximate()) confirm_.push_back(c.get());
     for (auto& c : children_) terms_.push_back(dynamic_cast<TermCursor*>(c.get()));
     if (std::find(terms_.begin(), terms_.end(), nullptr) != terms_.end()) terms_.clear();
-    for (DocCursor* c : in_query_order_) {
-      if (terms_.empty()) break;
-      query_slot_.push_back(static_cast<size_t>(std::find(terms_.begin(), terms_.end(), c) - terms_.begin()));
+    if (!terms_.empty()) {
+      for (DocCursor* c : in_query_order_)
+        query_slot_.push_back(static_cast<size_t>(std::find(terms_.begin(), terms_.end(), c) - terms_.begin()));
     }
     merge_pair_ = terms_.size() >= 2 && merge_pays(terms_[0]->cost(), terms_[1]->cost());
     if (approximate_) {
@@ -103,7 +103,7 @@ class AndCursor final : public DocCursor {
   // rarest are merged, the merge goes on past each doc they share
   // (PostingsCursor::take_common()), asking the other terms about each.
   size_t take_scored(DocId* docs, float* scores, size_t max) override {
-    if (terms_.empty() || approximate_) return DocCursor::take_scored(docs, scores, max);
+    if (terms_.empty() || approximate_ || max == 0) return DocCursor::take_scored(docs, scores, max);
     const size_t k = terms_.size();
     max = std::min(max, kScoredBatch);
     std::vector<uint32_t>& batch = scratch_freqs();
@@ -121,6 +121,9 @@ class AndCursor final : public DocCursor {
         for (size_t t = 2; t < k; ++t) freqs(t)[slot] = terms_[t]->freq();
         return d;
       };
+      // take_common() returns 0 only where no match is left (the pair
+      // shares no more docs, or another term ran out; align() then
+      // exhausts the cursor): once round, and never 0 with a match left.
       while (n == 0 && doc_ != kNoMoreDocs) {
         n = TermCursor::take_common(*terms_[0], *terms_[1], docs, freqs(0), freqs(1), max, others_hold);
         align(terms_[0]->doc());
@@ -385,7 +388,8 @@ class AndCursor final : public DocCursor {
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
   std::vector<TermCursor*> terms_;   // children_ when every one is a term, else empty
   std::vector<size_t> query_slot_;   // where in terms_ each term of the query is, in the query's order
-  static constexpr size_t kScoredBatch = 128;
+  // take_scored()'s most matches a call: a block, as the searcher asks.
+  static constexpr size_t kScoredBatch = kBlockSize;
   std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child
   std::vector<float> window_scores_;   // score_window()'s, per child in query order
   std::vector<uint64_t> window_bits_;  // score_window()'s, per child in query order

@@ -76,10 +76,10 @@ class DocCursor {
     for (DocId d = doc_; n < max && d != kNoMoreDocs; d = next()) out[n++] = d;
     return n;
   }
-  // take() with each match's score(): scores[i] is docs[i]'s. For ranking
-  // every match: a conjunction of terms gathers a batch's freqs first and
-  // scores them in one loop, without the virtual next() and score() per
-  // match and per term.
+  // take() with each match's score(): scores[i] is docs[i]'s, and 0 only
+  // once exhausted (or max is 0). For ranking every match: a conjunction of
+  // terms gathers a batch's freqs first and scores them in one loop,
+  // without the virtual next() and score() per match and per term.
   virtual size_t take_scored(DocId* docs, float* scores, size_t max) {
     size_t n = 0;
     for (DocId d = doc_; n < max && d != kNoMoreDocs; d = next()) {

@@ -53,7 +53,7 @@ class LiveDocsCursor final : public DocCursor {
   // The inner cursor's batches, less their deleted docs.
   size_t take_scored(DocId* docs, float* scores, size_t max) override {
     size_t kept = 0;
-    while (kept == 0 && doc_ != kNoMoreDocs) {
+    while (kept == 0 && max > 0 && doc_ != kNoMoreDocs) {
       const size_t got = inner_->take_scored(docs, scores, max);
       for (size_t i = 0; i < got; ++i) {
         docs[kept] = docs[i];

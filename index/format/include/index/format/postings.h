@@ -173,12 +173,14 @@ class PostingsCursor {
   // The docs a and b share from align_pair(a, b) on that take(d, n)
   // accepts, up to max of them, into docs, with their freqs in each list.
   // take(d, n) returns d to accept d as the n-th, another doc to pass it,
-  // kNoMoreDocs to stop there. Both cursors move past the last doc looked
-  // at; 0 once none is left. The merge of align_pair() that goes on past
-  // each common doc instead of returning on it: for ranking every match of
-  // a conjunction a batch at a time. A block's freqs are decoded only when
-  // it holds a doc taken (take() rejects most docs of a pair of common
-  // terms beside a rare third).
+  // kNoMoreDocs to stop there. Each cursor moves to its first doc not yet
+  // ruled out (past the last common doc looked at); 0 when they share no
+  // more docs or take() stopped before accepting one. The merge of
+  // align_pair() that goes on past each common doc instead of returning on
+  // it: for ranking every match of a conjunction a batch at a time. A
+  // block's freqs are decoded only when it holds a doc taken (take()
+  // rejects most docs of a pair beside a third term that holds few of
+  // them: `in form coral`).
   template <class Take>
   static size_t take_common(PostingsCursor& a, PostingsCursor& b, DocId* docs, uint32_t* freqs_a,
                             uint32_t* freqs_b, size_t max, Take&& take) {
@@ -209,8 +211,8 @@ class PostingsCursor {
         }
         if (i == na || j == nb) break;
       }
-      // Each on its first doc after the last looked at (in the next block
-      // where its own ran out).
+      // Each on its first doc after the last common one looked at (in the
+      // next block where its own ran out).
       a.idx_ = i - 1;
       a.next();
       b.idx_ = j - 1;
