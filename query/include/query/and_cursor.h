@@ -122,8 +122,8 @@ class AndCursor final : public DocCursor {
         return d;
       };
       // take_common() returns 0 only where no match is left (the pair
-      // shares no more docs, or another term ran out; align() then
-      // exhausts the cursor): once round, and never 0 with a match left.
+      // shares no more docs, or another term ran out), and align() then
+      // exhausts the cursor: the loop goes round once.
       while (n == 0 && doc_ != kNoMoreDocs) {
         n = TermCursor::take_common(*terms_[0], *terms_[1], docs, freqs(0), freqs(1), max, others_hold);
         align(terms_[0]->doc());
