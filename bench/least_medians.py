@@ -2,36 +2,37 @@
 """The least of each query's medians over several fts-bench runs of one
 query file (JSON lines), summed: one summary line, as fts-bench's last,
 with total_latency_us, p50_us, p95_us (nearest rank), queries (those that
-ran), errors (the most of any run) and rounds.
+ran), errors (the most of any run) and rounds. Reads the runs with
+report.py's load_run.
 
     least_medians.py RUN.jsonl...
 """
 import json
-import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import load_run, nearest_rank  # noqa: E402
 
 
 def main(paths):
-    least = {}  # by line: a file may repeat a query
-    errors = 0  # the most of any run
+    least = {}  # by (query, occurrence): a file may repeat a query
+    errors = 0
     for path in paths:
-        failed = 0
-        with open(path) as f:
-            rows = [json.loads(line) for line in f]
-        for i, row in enumerate(r for r in rows if "query" in r):
-            if row.get("latency_us") is None:
-                failed += 1
-                continue
-            least[i] = min(least.get(i, float("inf")), row["latency_us"])
-        errors = max(errors, failed)
-    times = sorted(least.values())
-
-    def pct(p):  # nearest rank, as fts-bench's
-        return times[max(math.ceil(p * len(times)), 1) - 1] if times else 0
-
-    print(json.dumps({"engine": "fts", "queries": len(least), "errors": errors,
-                      "rounds": len(paths), "total_latency_us": round(sum(times), 3),
-                      "p50_us": round(pct(0.5), 3), "p95_us": round(pct(0.95), 3)}))
+        run = load_run(path)
+        if run is None:
+            continue
+        errors = max(errors, run["errors"])
+        seen = {}
+        for query, us in run["queries"]:
+            seen[query] = seen.get(query, 0) + 1
+            key = (query, seen[query])
+            least[key] = min(least.get(key, float("inf")), us)
+    times = list(least.values())
+    print(json.dumps({"engine": "fts", "queries": len(times), "errors": errors, "rounds": len(paths),
+                      "total_latency_us": round(sum(times), 3),
+                      "p50_us": round(nearest_rank(times, 50) or 0, 3),
+                      "p95_us": round(nearest_rank(times, 95) or 0, 3)}))
 
 
 if __name__ == "__main__":

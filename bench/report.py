@@ -49,19 +49,24 @@ def load_run(path):
     """p50/p95/total over the per-query medians of the accepted queries."""
     lat = []
     per_query = []
+    errors = 0
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.strip()
             if not line.startswith("{"):
                 continue
             rec = json.loads(line)
-            if "query" in rec and rec.get("error") is None and rec.get("latency_us") is not None:
+            if "query" not in rec:
+                continue
+            if rec.get("error") is None and rec.get("latency_us") is not None:
                 lat.append(rec["latency_us"])
                 per_query.append((rec["query"], rec["latency_us"]))
+            else:
+                errors += 1
     if not lat:
         return None
     return {"p50": nearest_rank(lat, 50), "p95": nearest_rank(lat, 95), "total": sum(lat), "n": len(lat),
-            "queries": per_query}
+            "queries": per_query, "errors": errors}
 
 
 def ratio(a, b):

@@ -39,10 +39,6 @@ class AndCursor final : public DocCursor {
       if (c->approximate()) confirm_.push_back(c.get());
     for (auto& c : children_) terms_.push_back(dynamic_cast<TermCursor*>(c.get()));
     if (std::find(terms_.begin(), terms_.end(), nullptr) != terms_.end()) terms_.clear();
-    if (!terms_.empty()) {
-      for (DocCursor* c : in_query_order_)
-        query_slot_.push_back(static_cast<size_t>(std::find(terms_.begin(), terms_.end(), c) - terms_.begin()));
-    }
     merge_pair_ = terms_.size() >= 2 && merge_pays(terms_[0]->cost(), terms_[1]->cost());
     if (approximate_) {
       step_once(children_[0]->doc());
@@ -135,7 +131,10 @@ class AndCursor final : public DocCursor {
       }
     }
     std::fill(scores, scores + n, 0.0f);
-    for (size_t q = 0; q < k; ++q) terms_[query_slot_[q]]->add_scores(docs, freqs(query_slot_[q]), scores, n);
+    for (DocCursor* c : in_query_order_) {  // a few terms: found, not mapped at construction
+      const auto t = static_cast<size_t>(std::find(terms_.begin(), terms_.end(), c) - terms_.begin());
+      terms_[t]->add_scores(docs, freqs(t), scores, n);
+    }
     return n;
   }
   // Where every child is about as common as the lead (and none is
@@ -387,7 +386,6 @@ class AndCursor final : public DocCursor {
   std::vector<DocCursor*> in_query_order_;
   std::vector<DocCursor*> confirm_;  // the two-phase children, by cost
   std::vector<TermCursor*> terms_;   // children_ when every one is a term, else empty
-  std::vector<size_t> query_slot_;   // where in terms_ each term of the query is, in the query's order
   // take_scored()'s most matches a call: a block, as the searcher asks.
   static constexpr size_t kScoredBatch = kBlockSize;
   std::vector<float> bounds_;        // set_min_competitive_score()'s: max_score() per child

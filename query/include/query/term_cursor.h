@@ -53,8 +53,10 @@ class TermCursor final : public DocCursor {
   }
   float score() override {
     if (!weight_) return 0;
-    return weight_->score(postings_.freq(), segment_->field_length(field_, doc_));
+    return score_of(postings_.freq(), doc_);
   }
+  // score() of doc, whose freq is freq (weighted terms only).
+  float score_of(uint32_t freq, DocId doc) const { return weight_->score(freq, segment_->field_length(field_, doc)); }
   // PostingsCursor::take_common() of two terms.
   template <class Take>
   static size_t take_common(TermCursor& a, TermCursor& b, DocId* docs, uint32_t* freqs_a, uint32_t* freqs_b,
@@ -69,7 +71,7 @@ class TermCursor final : public DocCursor {
   // Adds to scores[i] the score() docs[i] has with freq freqs[i].
   void add_scores(const DocId* docs, const uint32_t* freqs, float* scores, size_t n) const {
     if (!weight_) return;  // score() is 0
-    for (size_t i = 0; i < n; ++i) scores[i] += weight_->score(freqs[i], segment_->field_length(field_, docs[i]));
+    for (size_t i = 0; i < n; ++i) scores[i] += score_of(freqs[i], docs[i]);
   }
   // The best freq at the shortest length of the segment, or the term's
   // impact where the postings have impacts for this field (whichever is

@@ -178,9 +178,7 @@ class PostingsCursor {
   // more docs or take() stopped before accepting one. The merge of
   // align_pair() that goes on past each common doc instead of returning on
   // it: for ranking every match of a conjunction a batch at a time. A
-  // block's freqs are decoded only when it holds a doc taken (take()
-  // rejects most docs of a pair beside a third term that holds few of
-  // them: `in form coral`).
+  // block's freqs are decoded when it holds a doc taken.
   template <class Take>
   static size_t take_common(PostingsCursor& a, PostingsCursor& b, DocId* docs, uint32_t* freqs_a,
                             uint32_t* freqs_b, size_t max, Take&& take) {
