@@ -304,7 +304,6 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> postings, std::span<cons
     corrupt(data_ + info.postings_offset, "freq of a single doc above 2^32");
   all_freqs_one_ = info.total_freq == info.doc_freq;
   packed_tail_ = version >= 6;
-  if (all_freqs_one_) std::fill(std::begin(freqs_), std::end(freqs_), 1u);
   num_blocks_ = info.doc_freq == 1 ? 0 : info.doc_freq / kBlockSize;
   const uint8_t* p = data_ + info.postings_offset;
   if (num_blocks_ > 0) {
@@ -470,6 +469,10 @@ void PostingsCursor::load_full_block(uint32_t block) {
   block_end_ = block_end;
   freqs_ready_ = all_freqs_one_;
   if (all_freqs_one_) {
+    // Written on the first full block rather than with the cursor: on an
+    // index of many segments most cursors read only a tail.
+    if (!ones_written_) std::fill(std::begin(freqs_), std::end(freqs_), 1u);
+    ones_written_ = true;
     block_max_freq_ = 1;
   } else {
     const uint64_t m = skip_field(block, doc_width_ + end_width_, freq_width_) + 1;
@@ -554,6 +557,7 @@ uint32_t PostingsCursor::decode_tail(DocId* docs, uint32_t* freqs) const {
     }
   }
   if (too_big != 0 || next - 1 > kMaxDoc) corrupt(tail_start, "doc id overflow");
+  if (all_freqs_one_) std::fill(freqs, freqs + n, 1u);
   return max_freq;
 }
 

@@ -183,8 +183,11 @@ IndexReader::IndexReader(std::string dir, std::vector<std::shared_ptr<const Inde
 uint64_t IndexReader::doc_freq(Field field, std::string_view term,
                                std::vector<std::optional<TermInfo>>* entries) const {
   uint64_t df = 0;
+  const std::string key = term_key(field, term);
+  const uint64_t hash = bloom_hash(key);
+  if (entries) entries->reserve(entries->size() + segments_.size());
   for (const auto& s : segments_) {
-    const std::optional<TermInfo> info = s.reader->lookup(field, term);
+    const std::optional<TermInfo> info = s.reader->lookup_key(key, hash);
     if (info) df += info->doc_freq;
     if (entries) entries->push_back(info);
   }

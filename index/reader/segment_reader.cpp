@@ -123,12 +123,10 @@ std::optional<TermInfo> SegmentReader::lookup(Field field, std::string_view term
     buf[0] = static_cast<char>(field);
     std::memcpy(buf + 1, term.data(), term.size());
     const std::string_view key(buf, term.size() + 1);
-    if (!bloom_.may_contain(key)) return std::nullopt;  // absent, without touching the dictionary
-    return dict_.find(key);
+    return lookup_key(key, bloom_hash(key));
   }
   const std::string key = term_key(field, term);
-  if (!bloom_.may_contain(key)) return std::nullopt;
-  return dict_.find(key);
+  return lookup_key(key, bloom_hash(key));
 }
 
 PostingsCursor SegmentReader::cursor(Field field, const TermInfo& info) const {

@@ -39,9 +39,11 @@ class BloomFilter {
   BloomFilter() = default;  // no filter: every key may be present
   BloomFilter(std::span<const uint8_t> payload, const std::string& path_for_errors);  // throws IndexError
 
-  bool may_contain(std::string_view key) const {
+  bool may_contain(std::string_view key) const { return words_.empty() || may_contain_hash(bloom_hash(key)); }
+  // The same for a key whose bloom_hash() is h: a term is looked up in
+  // every segment of an index, and its hash is the same in each.
+  bool may_contain_hash(uint64_t h) const {
     if (words_.empty()) return true;
-    const uint64_t h = bloom_hash(key);
     if (layout_ == Layout::kBlocked) {
       const uint64_t* block = words_.data() + block_of(h, blocks_) * (kBlockBits / 64);
       uint32_t g = static_cast<uint32_t>(h);

@@ -353,6 +353,7 @@ class PostingsCursor {
   uint32_t bound_block_ = 0;  // where block_bound() last looked
   uint32_t entry_bits_ = 0;
   bool all_freqs_one_ = false;  // total_freq == doc_freq: no freqs stored
+  bool ones_written_ = false;   // all_freqs_one_: freqs_ holds 128 ones
   bool packed_tail_ = true;     // format 6 on: the tail bit-packed, not varints
 
   // The loaded block: block_ is -1 before the first load, num_blocks_ for

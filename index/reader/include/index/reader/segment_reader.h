@@ -57,6 +57,12 @@ class SegmentReader {
   // Postings of term in field, or nullopt when the term does not occur.
   // kAny postings have no positions; kTitle and kAbstract do.
   std::optional<TermInfo> lookup(Field field, std::string_view term) const;
+  // The same by dictionary key (term_key()) and its bloom_hash(), made once
+  // for the lookups of one term in every segment.
+  std::optional<TermInfo> lookup_key(std::string_view key, uint64_t hash) const {
+    if (!bloom_.may_contain_hash(hash)) return std::nullopt;  // absent, without touching the dictionary
+    return dict_.find(key);
+  }
   PostingsCursor cursor(Field field, const TermInfo& info) const;
 
   // Analyzed length of a field of doc (kAny: title + abstract), saturated at
