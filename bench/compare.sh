@@ -5,7 +5,7 @@
 #
 #   bench/compare.sh [--quick] [--corpus gcide|zipf1m|zipf6m|both] [--out DIR] [--reps N]
 #                    [--sets "and or ..."] [--modes "count top10 top10-fast"] [--skip-build]
-#                    [--engines "fts lucene ..."]
+#                    [--engines "fts lucene ..."] [--rounds N]
 #
 #   --quick        fts and Lucene only
 #   --corpus       gcide (126k docs), zipf1m (1,000,000 docs generated with
@@ -17,6 +17,9 @@
 #   --sets LIST    query sets (names in ../shared/queries without .txt; default: every *.txt)
 #   --modes LIST   count, top10 (exact count), top10-fast (count may stop early); default all three
 #   --skip-build   reuse the indexes and build lines already in OUT
+#   --rounds N     time every query file N times per engine (default 1), the
+#                  engines in turn per file, their order rotated each round;
+#                  each query keeps its least median (bench/least_medians.py)
 #
 # Writes OUT/CORPUS.ENGINE.build.json, OUT/CORPUS.QSET.ENGINE.MODE.jsonl,
 # OUT/CORPUS.compare.txt (../shared/peers/compare.py), OUT/CORPUS.targets.txt
@@ -41,12 +44,13 @@ MODES="count top10 top10-fast"
 ENGINES="fts lucene xapian sqlite-fts5"
 SETS=""
 SKIP_BUILD=0
+ROUNDS=1
 # report.py draws with Debian's python3-matplotlib, which belongs to
 # /usr/bin/python3, whatever python3 comes first on PATH.
 REPORT_PYTHON=/usr/bin/python3
 [ -x "$REPORT_PYTHON" ] || REPORT_PYTHON=python3
 
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) ENGINES="fts lucene" ;;
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
     --sets) SETS=$2; shift ;;
     --modes) MODES=$2; shift ;;
     --skip-build) SKIP_BUILD=1 ;;
+    --rounds) ROUNDS=$2; shift ;;
     -h | --help) usage ;;
     *) echo "compare.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -137,8 +142,20 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2
 fi
 
+# The engines, first rotated left by round - 1: rotated ROUND ENGINE...
+rotated() {
+  k=0; [ $# -gt 1 ] && k=$(( ($1 - 1) % ($# - 1) )); shift
+  i=0; for e in "$@"; do [ $i -ge $k ] && printf '%s ' "$e"; i=$((i + 1)); done
+  i=0; for e in "$@"; do [ $i -lt $k ] && printf '%s ' "$e"; i=$((i + 1)); done
+  echo
+}
+
+case "$ROUNDS" in '' | *[!0-9]* | 0) echo "compare.sh: --rounds takes a positive number" >&2; usage ;; esac
+[ "$ROUNDS" -gt 1 ] && mkdir -p "$OUT/rounds"
+
 for corpus in $CORPORA; do
   dump=$(dump_of "$corpus")
+  built=""
   echo "before: $(cat /proc/loadavg)" >"$OUT/$corpus.load.txt"
   for e in $ENGINES; do
     idx=$OUT/index/$corpus.$e
@@ -158,26 +175,43 @@ for corpus in $CORPORA; do
       pd=$(bytes_of "$idx" .doc .pos .tim .tip)
       sed -i "s/}\$/,\"postings_dict_bytes\":$pd}/" "$json"
     fi
-    for qs in $SETS; do
-      for mode in $MODES; do
-        log "$e $mode $corpus/$qs"
-        qf=$SHARED/queries/$qs.txt
-        res=$OUT/$corpus.$qs.$e.$mode.jsonl
-        # This machine pages file pages out of the page cache with most
-        # memory free: a DAMON scheme (/sys/kernel/mm/damon) pages out every
-        # file page that no process maps once it has gone unread for about
-        # 60 s, kdamond spending up to 0.8 s of CPU a second on it. An index
-        # half out of the page cache made fts's 6M sums up to 2.6 times those
-        # of an earlier run. Every engine reads its whole index before each
-        # file, so each starts from the same state (all of it cached); the
-        # pages a run maps stay for the run.
-        find "$idx" -type f -exec cat {} + >/dev/null
-        if [ "$e" = fts ]; then
-          "$FTS_BUILD/fts-bench" --index "$idx" --queries "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
-        else
-          "$PEERS/run.sh" "$e" query "$idx" "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
-        fi
+    built="$built $e"
+  done
+  # Per query file and mode the engines in turn, so that a stretch of minutes
+  # in which this machine runs slow falls on all of them; with rounds, in an
+  # order rotated each round, and each query's least median kept.
+  for qs in $SETS; do
+    for mode in $MODES; do
+      qf=$SHARED/queries/$qs.txt
+      rm -f "$OUT/rounds/$corpus.$qs".*".$mode".*.jsonl  # an earlier run's rounds
+      for round in $(seq 1 "$ROUNDS"); do
+        # shellcheck disable=SC2086
+        for e in $(rotated "$round" $built); do
+          log "$e $mode $corpus/$qs, round $round of $ROUNDS"
+          res=$OUT/$corpus.$qs.$e.$mode.jsonl
+          [ "$ROUNDS" -gt 1 ] && res=$OUT/rounds/$corpus.$qs.$e.$mode.$round.jsonl
+          idx=$OUT/index/$corpus.$e
+          # This machine pages file pages out of the page cache with most
+          # memory free: a DAMON scheme (/sys/kernel/mm/damon) pages out every
+          # file page that no process maps once it has gone unread for about
+          # 60 s, kdamond spending up to 0.8 s of CPU a second on it. An index
+          # half out of the page cache made fts's 6M sums up to 2.6 times those
+          # of an earlier run. Every engine reads its whole index before each
+          # file, so each starts from the same state (all of it cached); the
+          # pages a run maps stay for the run.
+          find "$idx" -type f -exec cat {} + >/dev/null
+          if [ "$e" = fts ]; then
+            "$FTS_BUILD/fts-bench" --index "$idx" --queries "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
+          else
+            "$PEERS/run.sh" "$e" query "$idx" "$qf" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" >"$res" || echo "!! failed" >&2
+          fi
+        done
       done
+      if [ "$ROUNDS" -gt 1 ]; then
+        for e in $built; do
+          "$REPORT_PYTHON" "$HERE/least_medians.py" --rows "$OUT/rounds/$corpus.$qs.$e.$mode".*.jsonl >"$OUT/$corpus.$qs.$e.$mode.jsonl"
+        done
+      fi
     done
   done
   # Opening an index and answering one query from a fresh process (index in the page cache).
