@@ -17,16 +17,6 @@ import math
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    sys.exit("report.py: matplotlib is missing (apt-get install python3-matplotlib; it belongs to /usr/bin/python3)")
-matplotlib.use("svg")  # no display needed
-matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller files, searchable labels
-matplotlib.rcParams["svg.hashsalt"] = "fts"  # stable element ids from run to run
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
-from matplotlib import patches, ticker  # noqa: E402
-
 ENGINES = ["fts", "lucene", "xapian", "sqlite-fts5"]
 COLORS = {"fts": "#d62728", "lucene": "#1f77b4", "xapian": "#2ca02c", "sqlite-fts5": "#9467bd"}
 MODES = ["count", "top10", "top10-fast"]
@@ -87,6 +77,17 @@ def verdict(r, limit):
 
 def svg_chart(corpus, sets, runs, path):
     """Grouped bars of the p50 latency per query set and engine, one panel per mode, log scale."""
+    # Imported here: the readers above (least_medians.py's too) need no
+    # matplotlib, which belongs to Debian's /usr/bin/python3 alone.
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("report.py: matplotlib is missing (apt-get install python3-matplotlib; it belongs to /usr/bin/python3)")
+    matplotlib.use("svg")  # no display needed
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller files, searchable labels
+    matplotlib.rcParams["svg.hashsalt"] = "fts"  # stable element ids from run to run
+    import matplotlib.pyplot as plt  # after the backend is chosen
+    from matplotlib import patches, ticker
     modes = [m for m in MODES if any(k[2] == m for k in runs)] or MODES
     engines = [e for e in ENGINES if any(k[1] == e for k in runs)]
     p50s = [r["p50"] for r in runs.values() if r["p50"] > 0]  # a log scale has no 0
