@@ -3,7 +3,7 @@
 // positive clause) or at its candidates as a complement passes them. Each
 // plan's count is checked against counting the parts apart. And how a
 // disjunction with an exact count is ranked and counted per segment, and a
-// conjunction of terms in batches.
+// conjunction of terms in batches, also where the count may stop early.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -153,6 +153,30 @@ TEST_F(PlannerTest, APhraseToldTheKthScorePassesWhatCannotCompete) {
   auto none = plan_segment(prepared, segment, PlanOptions{});
   EXPECT_TRUE(none->set_min_competitive_score(none->max_score()));
   EXPECT_EQ(none->next(), kNoMoreDocs);
+}
+
+// Ranked with a count allowed to stop early, a conjunction of terms whose
+// lead holds fewer than 2^19 docs in a segment is scored whole, a batch
+// at a time, which costs less than pruning a doc at a time: its count comes
+// exact, and its hits are the exact ranking's.
+TEST_F(PlannerTest, TermConjunctionsAreRankedWholeUnderAThreshold) {
+  SearchRequest fast;
+  fast.limit = 5;
+  fast.total_hits_threshold = 10;
+  SearchRequest exact = fast;
+  exact.total_hits_threshold = kExactHitCount;
+  for (const std::string q : {"cat wild", "small AND cat AND wild", "cat dog", "doc 17 cat"}) {
+    auto query = parse_query(q, analyzer_);
+    const SearchResponse got = searcher_->search(query.get(), fast);
+    const SearchResponse want = searcher_->search(query.get(), exact);
+    EXPECT_TRUE(got.total_hits_exact) << q;
+    EXPECT_EQ(got.total_hits, count(q)) << q;
+    ASSERT_EQ(got.hits.size(), want.hits.size()) << q;
+    for (size_t i = 0; i < got.hits.size(); ++i) {
+      EXPECT_EQ(got.hits[i].doc, want.hits[i].doc) << q << " rank " << i;
+      EXPECT_EQ(got.hits[i].score, want.hits[i].score) << q << " rank " << i;
+    }
+  }
 }
 
 // Ranking every match takes a conjunction of terms in batches
