@@ -138,12 +138,13 @@ void collect_every_match(std::unique_ptr<DocCursor> root, const IndexReader::Seg
 }
 
 // A conjunction of terms: its every match, scored a batch at a time
-// (AndCursor::take_scored), costs less than the pruned ranking, which
+// (AndCursor::take_scored), costs no more than the pruned ranking, which
 // moves a doc at a time, unless its lead holds very many docs. On and.txt
-// top 10 with the count allowed to stop early, ranked by pruning every
-// query bucket of matches (1 to 2^15 at 1M docs, to 2^16 at 6M) took
-// 1.0-1.4x the time of scoring every match; `obs see` at 6M (a lead of
-// about 950,000 docs, 274,779 matches) 0.91x.
+// top 10 with the count allowed to stop early, the pruned ranking took
+// 1.0-1.4x the time of scoring every match in each bucket of queries by
+// matches at 1M docs (1 to 2^15 matches), and at 6M 0.96-1.03x up to 2^6
+// matches, 1.1-1.5x from there to 2^15; `obs see` at 6M (a lead of about
+// 950,000 docs, 274,779 matches) 0.91x.
 bool is_term_conjunction(const PreparedQuery& query) {
   if (query.matches_nothing() || query.root().kind != QueryNode::Kind::kAnd) return false;
   const auto& children = query.root().children;
