@@ -16,23 +16,16 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import nearest_rank  # noqa: E402
+from report import nearest_rank, query_records  # noqa: E402
 
 
 def query_lines(path):
     """The per-query records of a run, each keyed by (query, occurrence):
     a file may repeat a query."""
     seen = {}
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            rec = json.loads(line)
-            if "query" not in rec:
-                continue
-            seen[rec["query"]] = seen.get(rec["query"], 0) + 1
-            yield (rec["query"], seen[rec["query"]]), rec
+    for rec in query_records(path):
+        seen[rec["query"]] = seen.get(rec["query"], 0) + 1
+        yield (rec["query"], seen[rec["query"]]), rec
 
 
 def fastest_rows(paths):

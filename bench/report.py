@@ -35,24 +35,29 @@ def nearest_rank(vals, p):
     return vals[max(1, math.ceil(p / 100.0 * len(vals))) - 1]
 
 
-def load_run(path):
-    """p50/p95/total over the per-query medians of the accepted queries."""
-    lat = []
-    per_query = []
-    errors = 0
+def query_records(path):
+    """The per-query records of a run (JSON lines; summary and other lines skipped)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.strip()
             if not line.startswith("{"):
                 continue
             rec = json.loads(line)
-            if "query" not in rec:
-                continue
-            if rec.get("error") is None and rec.get("latency_us") is not None:
-                lat.append(rec["latency_us"])
-                per_query.append((rec["query"], rec["latency_us"]))
-            else:
-                errors += 1
+            if "query" in rec:
+                yield rec
+
+
+def load_run(path):
+    """p50/p95/total over the per-query medians of the accepted queries."""
+    lat = []
+    per_query = []
+    errors = 0
+    for rec in query_records(path):
+        if rec.get("error") is None and rec.get("latency_us") is not None:
+            lat.append(rec["latency_us"])
+            per_query.append((rec["query"], rec["latency_us"]))
+        else:
+            errors += 1
     if not lat:
         return None
     return {"p50": nearest_rank(lat, 50), "p95": nearest_rank(lat, 95), "total": sum(lat), "n": len(lat),
