@@ -141,10 +141,10 @@ void collect_every_match(std::unique_ptr<DocCursor> root, const IndexReader::Seg
 // (AndCursor::take_scored), costs no more than the pruned ranking, which
 // moves a doc at a time, unless its lead holds very many docs. On and.txt
 // top 10 with the count allowed to stop early, the pruned ranking took
-// 1.0-1.4x the time of scoring every match in each bucket of queries by
-// matches at 1M docs (1 to 2^15 matches), and at 6M 0.96-1.03x up to 2^6
-// matches, 1.1-1.5x from there to 2^15; `obs see` at 6M (a lead of about
-// 950,000 docs, 274,779 matches) 0.91x.
+// 1.05-1.5x the time of scoring every match in each bucket of queries by
+// matches at 1M docs (1 to 2^15 matches), and at 6M 1.02-1.13x up to 2^6
+// matches, 1.2-1.4x from there to 2^15; `obs see` at 6M (a lead of about
+// 950,000 docs, 274,779 matches) 0.97x.
 bool is_term_conjunction(const PreparedQuery& query) {
   if (query.matches_nothing() || query.root().kind != QueryNode::Kind::kAnd) return false;
   const auto& children = query.root().children;
