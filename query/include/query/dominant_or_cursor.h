@@ -4,8 +4,8 @@
 // `survivorship OR r` or `freighters OR formerly` count in the rare
 // terms' time instead of the common one's. Collected, the two are merged
 // a batch of big's docs at a time, which beats setting and scanning a
-// bitset's bits. Without scores, for unions read to their end in segments
-// without deletes (a bitset drops deleted docs a word at a time).
+// bitset's bits; among live docs, each merged batch is filtered by a bit
+// test per doc. Without scores, for unions read to their end.
 #pragma once
 
 #include <algorithm>
@@ -58,7 +58,23 @@ class DominantOrCursor final : public DocCursor {
   }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
     merge([&](const DocId* docs, size_t got) {
-      for (size_t i = 0; i < got; ++i) out.push_back(base + docs[i]);
+      const size_t from = out.size();
+      out.insert(out.end(), docs, docs + got);
+      for (size_t i = from; i < out.size(); ++i) out[i] += base;
+    });
+  }
+  // big's count is of every doc, deleted or not: the merged batches are
+  // filtered instead.
+  uint64_t count_live(const LiveDocs& live) override {
+    uint64_t n = 0;
+    merge([&](const DocId* docs, size_t got) { n += live.count_live(docs, got); });
+    return n;
+  }
+  void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
+    merge([&](const DocId* docs, size_t got) {
+      const size_t from = out.size();
+      out.insert(out.end(), docs, docs + got);
+      out.resize(from + live.keep_live(out.data() + from, got, base));
     });
   }
   void explain(std::string& out, int depth) const override {
