@@ -44,6 +44,7 @@ constexpr uint64_t kDominance = 8;
 constexpr uint64_t kFewPerHeapDoc = 128;
 
 bool is_negation(const QueryNode& n) { return n.kind == Kind::kNot; }
+bool is_leaf(const QueryNode& n) { return n.kind == Kind::kTerm || n.kind == Kind::kPhrase; }
 
 // The one positive child of an AND whose other children are all
 // negations, or null.
@@ -254,14 +255,24 @@ class SegmentPlanner {
     // a phrase is confirmed last (AndCursor), so it is built two-phase.
     const bool child_exhaustive = exhaustive && positive_count == 1;
     const bool two_phase = positive_count > 1;
-    std::vector<CursorPtr> positives;
-    for (const auto& c : node.children) {
-      if (is_negation(*c)) continue;
-      CursorPtr cursor =
-          scoring ? build(*c, true, child_exhaustive, two_phase) : filter(*c, child_exhaustive, two_phase);
-      if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
-      positives.push_back(std::move(cursor));
+    // Terms and phrases first, kept in the children's order: one absent
+    // from the segment empties the AND before a costlier sibling is built
+    // (an OR may materialise a bitset). In an index of many segments a
+    // word is often in some and not in others: `(broiling OR ((holes OR
+    // ... mockle))` nests ORs in ANDs 13 deep, and `mockle` is in none of
+    // 20 segments but one; its count took 486 us there, 25 merged.
+    std::vector<CursorPtr> positives(node.children.size());
+    for (const bool leaves : {true, false}) {
+      for (size_t i = 0; i < node.children.size(); ++i) {
+        const QueryNode& c = *node.children[i];
+        if (is_negation(c) || is_leaf(c) != leaves) continue;
+        CursorPtr cursor =
+            scoring ? build(c, true, child_exhaustive, two_phase) : filter(c, child_exhaustive, two_phase);
+        if (cursor->doc() == kNoMoreDocs) return std::make_unique<EmptyCursor>();
+        positives[i] = std::move(cursor);
+      }
     }
+    std::erase(positives, nullptr);
     const bool excludes = positive_count < node.children.size();
     CursorPtr include;
     if (positives.empty()) {

@@ -92,6 +92,24 @@ TEST_F(PlannerTest, IteratedExclusionsAreTwoPhaseAndConfirmed) {
   }
 }
 
+// An AND with a term absent from the segment is empty before a costlier
+// child is built, wherever the term stands: the OR beside it is never
+// looked up in the filter cache, only the query itself is. Where the term
+// is present, the OR is looked up too.
+TEST_F(PlannerTest, AnAbsentTermEmptiesAConjunctionBeforeItsOtherChildren) {
+  Searcher cached(IndexReader::open(dir_.str()), SearcherOptions{1u << 20, 0});
+  auto lookups_of = [&](const std::string& q, uint64_t expected_count) {
+    const CacheStats before = cached.cache_stats();
+    EXPECT_EQ(cached.count(parse_query(q, analyzer_).get()), expected_count) << q;
+    const CacheStats after = cached.cache_stats();
+    return after.hits + after.misses - before.hits - before.misses;
+  };
+  for (const std::string q : {"(cat OR wild) zebra", "zebra (cat OR wild)", "((cat OR wild) dog) zebra"}) {
+    EXPECT_EQ(lookups_of(q, 0), 1u) << q;
+  }
+  EXPECT_EQ(lookups_of("(cat OR wild) dog", 86), 2u);
+}
+
 // A disjunction ranked with an exact count scores every match where
 // counting apart would read the clauses well beyond their matches (as
 // often again): a phrase (positions) or a conjunction of common lists
