@@ -57,10 +57,9 @@ class DominantOrCursor final : public DocCursor {
     return n;
   }
   void collect_remaining(std::vector<DocId>& out, DocId base) override {
-    merge([&](const DocId* docs, size_t got) {
-      const size_t from = out.size();
-      out.insert(out.end(), docs, docs + got);
-      for (size_t i = from; i < out.size(); ++i) out[i] += base;
+    append_merged(out, [base](DocId* docs, size_t n) {
+      for (size_t i = 0; i < n; ++i) docs[i] += base;
+      return n;
     });
   }
   // big's count is of every doc, deleted or not: the merged batches are
@@ -71,11 +70,7 @@ class DominantOrCursor final : public DocCursor {
     return n;
   }
   void collect_live(std::vector<DocId>& out, DocId base, const LiveDocs& live) override {
-    merge([&](const DocId* docs, size_t got) {
-      const size_t from = out.size();
-      out.insert(out.end(), docs, docs + got);
-      out.resize(from + live.keep_live(out.data() + from, got, base));
-    });
+    append_merged(out, [&](DocId* docs, size_t n) { return live.keep_live(docs, n, base); });
   }
   void explain(std::string& out, int depth) const override {
     explain_line(out, depth, "or(dominant)", cost());
@@ -113,6 +108,18 @@ class DominantOrCursor final : public DocCursor {
     }
     while (const size_t got = rest_->take(rest, kBlockSize)) emit(rest, got);
     doc_ = kNoMoreDocs;
+  }
+
+  // merge() into out, a batch at a time, each appended whole and then
+  // passed through keep(docs, n) in place, which returns how many stay (as
+  // DocCursor::append_taken does with take()).
+  template <class Keep>
+  void append_merged(std::vector<DocId>& out, Keep&& keep) {
+    merge([&](const DocId* docs, size_t got) {
+      const size_t from = out.size();
+      out.insert(out.end(), docs, docs + got);
+      out.resize(from + keep(out.data() + from, got));
+    });
   }
 
   std::unique_ptr<DocCursor> big_;
