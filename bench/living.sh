@@ -63,12 +63,16 @@ echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --ind
 # written it. ROUNDS times over, each query's least median kept: this
 # machine slows down for minutes at a time, and a single pass let such a
 # stretch fall on one side of a ratio (a merged index's counts 1.2-1.4x
-# their usual sum in one run).
+# their usual sum in one run). A round passes over every file before the
+# next begins: with a file's rounds back to back, one such stretch spanned
+# them all (the merged index's edge.txt counts 39.3 ms in each of 5
+# rounds, 29.1 in an A/B right after; the memory-bound queries over the
+# merged index's 1M-doc bitsets slow down most).
 rounds=$OUT/rounds
 rm -rf "$rounds" && mkdir -p "$rounds"
-for qset in $SETS; do
-  for mode in count top10; do
-    for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq 1 "$ROUNDS"); do
+  for qset in $SETS; do
+    for mode in count top10; do
       targets=("$seg" "$merged")  # alternated, so that neither is always timed first
       [ $((round % 2)) -eq 0 ] && targets=("$merged" "$seg")
       for target in "${targets[@]}"; do
@@ -79,6 +83,10 @@ for qset in $SETS; do
           >"$rounds/$label.$qset.$mode.$round.jsonl"
       done
     done
+  done
+done
+for qset in $SETS; do
+  for mode in count top10; do
     for label in 20seg-10%deleted merged; do
       summary=$(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)
       echo "$label $qset $mode $summary"
