@@ -42,7 +42,9 @@ lucene_jar() {  # as peers/lucene/build.sh finds them
   echo "living-lucene.sh: Lucene 8 jar '$1' not found (apt-get install liblucene8-java)" >&2
   exit 1
 }
-cp="$(lucene_jar core):$(lucene_jar analyzers-common)"
+core=$(lucene_jar core)  # apart: in one assignment only the last substitution's failure would stop the script
+common=$(lucene_jar analyzers-common)
+cp=$core:$common
 python3 - "$SHARED/peers/lucene/LuceneHarness.java" "$work/LivingHarness.java" "$DOCS" <<'PY'
 import sys
 src, dst, docs = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -83,7 +85,7 @@ patch("""        } else if (args.length == 2 && args[0].equals("analyze")) {""",
 open(dst, "w").write(s)
 PY
 javac -nowarn -encoding UTF-8 -cp "$cp" -d "$work/classes" "$work/LivingHarness.java"
-lucene() { java -Xmx4g -Xss8m -cp "$work/classes:$cp" LivingHarness "$@"; }
+lucene() { java -Xmx4g -Xss8m -Dharness.forceMerge=false -cp "$work/classes:$cp" LivingHarness "$@"; }
 
 seg=$work/index-20seg merged=$work/index-merged
 rm -rf "$seg" "$merged"
@@ -111,7 +113,8 @@ done
 for qset in $SETS; do
   for mode in count top10; do
     for label in 20seg-10%deleted merged; do
-      echo "$label $qset $mode $(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)"
+      summary=$(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)
+      echo "$label $qset $mode $summary"
     done
   done
 done
