@@ -26,9 +26,10 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--docs N] [--out DIR] [--sets LIST] [--reps N] [--rounds N]" >&2; exit 2 ;;
   esac
 done
+. bench/lib.sh  # time_segments_against_merged (no fts build: bench_setup is not called)
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
 [ -d "$SHARED/queries" ] || { echo "living-lucene.sh: $SHARED/queries not found (set SHARED)" >&2; exit 1; }
-[ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && for f in *.txt; do [ "$f" = invalid.txt ] || printf '%s ' "${f%.txt}"; done)
+[ -n "$SETS" ] || SETS=$(valid_query_sets)
 mkdir -p "$OUT"
 main=$OUT/zipf$DOCS.xml.gz
 [ -f "$main" ] || python3 "$SHARED/corpus/make-zipf-dump.py" "$DOCS" "$main" --seed 42 >&2
@@ -93,28 +94,5 @@ lucene build "$main" "$seg" >"$work/build.json"
 cp -r "$seg" "$merged"
 lucene merge "$merged"
 echo "lucene: $(grep -o '"segments":[0-9]*' "$work/build.json"), every tenth doc deleted; merged to one"
-rounds=$work/rounds
-rm -rf "$rounds" && mkdir -p "$rounds"
-for round in $(seq 1 "$ROUNDS"); do  # as living.sh: a round over every file, then the next
-  for qset in $SETS; do
-    for mode in count top10; do
-      targets=("$seg" "$merged")
-      [ $((round % 2)) -eq 0 ] && targets=("$merged" "$seg")
-      for target in "${targets[@]}"; do
-        label=merged
-        [ "$target" = "$seg" ] && label=20seg-10%deleted
-        find "$target" -type f -exec cat {} + >/dev/null
-        lucene query "$target" "$SHARED/queries/$qset.txt" --mode "$mode" --reps "$REPS" --warmup-s "$WARMUP_S" \
-          >"$rounds/$label.$qset.$mode.$round.jsonl"
-      done
-    done
-  done
-done
-for qset in $SETS; do
-  for mode in count top10; do
-    for label in 20seg-10%deleted merged; do
-      summary=$(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)
-      echo "$label $qset $mode $summary"
-    done
-  done
-done
+lucene_query() { lucene query "$1" "$2" --mode "$3" --reps "$REPS" --warmup-s "$WARMUP_S"; }
+time_segments_against_merged "$seg" "$merged" "$work/rounds" lucene_query

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 . bench/lib.sh
 bench_setup living.sh fts-index fts-bench reopen_bench bloom_bench
-[ -n "$SETS" ] || SETS=$(cd "$SHARED/queries" && ls *.txt | grep -v invalid | sed 's/\.txt$//' | tr '\n' ' ')
+[ -n "$SETS" ] || SETS=$(valid_query_sets)
 mkdir -p "$OUT"
 main=$OUT/zipf$DOCS.xml.gz extra=$OUT/zipf-extra10k.xml.gz
 [ -f "$main" ] || python3 "$SHARED/corpus/make-zipf-dump.py" "$DOCS" "$main" --seed 42 >&2
@@ -57,42 +57,23 @@ merged=$OUT/index-merged
 rm -rf "$merged"
 cp -r "$seg" "$merged"
 echo "merge to one segment:             $(seconds "$BUILD/fts-index" merge --index "$merged") s"
-# Per query file the 20 segments, then the merged index, each read into the
-# page cache first (bench/compare.sh says why): timed one after the other
-# in one state, rather than the merged index after a merge that has just
-# written it. ROUNDS times over, each query's least median kept: this
-# machine slows down for minutes at a time, and a single pass let such a
-# stretch fall on one side of a ratio (a merged index's counts 1.2-1.4x
-# their usual sum in one run). A round passes over every file before the
-# next begins: with a file's rounds back to back, one such stretch spanned
-# them all (the merged index's edge.txt counts 39.3 ms in each of 5
-# rounds, 29.1 in an A/B right after; the memory-bound queries over the
-# merged index's 1M-doc bitsets slow down most).
-rounds=$OUT/rounds
-rm -rf "$rounds" && mkdir -p "$rounds"
-for round in $(seq 1 "$ROUNDS"); do
-  for qset in $SETS; do
-    for mode in count top10; do
-      targets=("$seg" "$merged")  # alternated, so that neither is always timed first
-      [ $((round % 2)) -eq 0 ] && targets=("$merged" "$seg")
-      for target in "${targets[@]}"; do
-        label=merged
-        [ "$target" = "$seg" ] && label=20seg-10%deleted
-        find "$target" -type f -exec cat {} + >/dev/null
-        "$BUILD/fts-bench" --index "$target" --queries "$SHARED/queries/$qset.txt" --mode "$mode" --reps "$REPS" \
-          >"$rounds/$label.$qset.$mode.$round.jsonl"
-      done
-    done
-  done
-done
-for qset in $SETS; do
-  for mode in count top10; do
-    for label in 20seg-10%deleted merged; do
-      summary=$(python3 bench/least_medians.py "$rounds/$label.$qset.$mode".*.jsonl)
-      echo "$label $qset $mode $summary"
-    done
-  done
-done
+# Two probes bracket the timing with the load: this machine's slow
+# stretches show in the second (memory-bound, over the merged index's
+# bitsets) more than in the first; a run whose probes are off their usual
+# speed is not one to take figures from.
+echo "abstract:from" >"$OUT/probe-term.txt"
+echo "of a the to in as an by with is obs which" >"$OUT/probe-and.txt"
+probes() {
+  local term and
+  term=$("$BUILD/fts-bench" --index "$seg" --queries "$OUT/probe-term.txt" --mode top10 --reps 2000 --warmup-s 1 | tail -1)
+  and=$("$BUILD/fts-bench" --index "$merged" --queries "$OUT/probe-and.txt" --mode count --reps 100 --warmup-s 1 | tail -1)
+  echo "probes $1: abstract:from top10 on 20 segments $(echo "$term" | grep -o '"p50_us":[0-9.]*' | cut -d: -f2) us;" \
+    "12-word AND count merged $(echo "$and" | grep -o '"p50_us":[0-9.]*' | cut -d: -f2) us; load $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+fts_query() { "$BUILD/fts-bench" --index "$1" --queries "$2" --mode "$3" --reps "$REPS"; }
+probes before
+time_segments_against_merged "$seg" "$merged" "$OUT/rounds" fts_query
+probes after
 
 echo "== 3. delete 10,000 urls"
 # awk reads to the end: head would close the pipe under pipefail.
